@@ -1,0 +1,175 @@
+#pragma once
+// Building blocks shared by every variant. Everything here is __host__ __device__: the host
+// backend runs the very same kernel bodies on the CPU, so device-only intrinsics sit behind
+// __CUDA_ARCH__ with a portable twin.
+#include <cstdint>
+#include <cstring>
+
+#define PADTUNE_HD __host__ __device__ __forceinline__
+
+namespace padtune::detail {
+
+using byte = unsigned char;
+
+/// An unsigned integer of S bytes: the kernels move bits, never values (NaN payloads, -0.0).
+template <int S> struct bits_of;
+template <> struct bits_of<2> { using type = std::uint16_t; };
+template <> struct bits_of<4> { using type = std::uint32_t; };
+template <> struct bits_of<8> { using type = std::uint64_t; };
+template <int S> using bits_t = typename bits_of<S>::type;
+
+/// W bytes as 32-bit words, aligned to W: one global access.
+template <int W> struct alignas(W) vec {
+  static_assert(W == 4 || W == 8 || W == 16, "access width is 4, 8 or 16 bytes");
+  static constexpr int words = W / 4;
+  std::uint32_t w[words];
+};
+
+template <int S> PADTUNE_HD bits_t<S> load_element(const byte* p) {
+#if defined(__CUDA_ARCH__)
+  return __ldg(reinterpret_cast<const bits_t<S>*>(p));
+#else
+  bits_t<S> v;
+  std::memcpy(&v, p, S);
+  return v;
+#endif
+}
+
+template <int S> PADTUNE_HD void store_element(byte* p, bits_t<S> v) {
+#if defined(__CUDA_ARCH__)
+  *reinterpret_cast<bits_t<S>*>(p) = v;
+#else
+  std::memcpy(p, &v, S);
+#endif
+}
+
+/// Loads W bytes from a W-aligned address through the read-only path.
+template <int W> PADTUNE_HD vec<W> load_vec(const byte* p) {
+  vec<W> v;
+#if defined(__CUDA_ARCH__)
+  if constexpr (W == 16) {
+    const uint4 u = __ldg(reinterpret_cast<const uint4*>(p));
+    v.w[0] = u.x, v.w[1] = u.y, v.w[2] = u.z, v.w[3] = u.w;
+  } else if constexpr (W == 8) {
+    const uint2 u = __ldg(reinterpret_cast<const uint2*>(p));
+    v.w[0] = u.x, v.w[1] = u.y;
+  } else {
+    v.w[0] = __ldg(reinterpret_cast<const unsigned*>(p));
+  }
+#else
+  std::memcpy(&v, p, W);
+#endif
+  return v;
+}
+
+/// Stores W bytes to a W-aligned address.
+template <int W> PADTUNE_HD void store_vec(byte* p, const vec<W>& v) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (W == 16) {
+    *reinterpret_cast<uint4*>(p) = make_uint4(v.w[0], v.w[1], v.w[2], v.w[3]);
+  } else if constexpr (W == 8) {
+    *reinterpret_cast<uint2*>(p) = make_uint2(v.w[0], v.w[1]);
+  } else {
+    *reinterpret_cast<unsigned*>(p) = v.w[0];
+  }
+#else
+  std::memcpy(p, &v, W);
+#endif
+}
+
+template <int W> PADTUNE_HD vec<W> zero_vec() {
+  vec<W> v;
+#pragma unroll
+  for (int j = 0; j < vec<W>::words; ++j) v.w[j] = 0;
+  return v;
+}
+
+/// Places element J (of S bytes) into a vector; J is a compile-time index so v stays in registers.
+template <int S, int J, int W> PADTUNE_HD void set_element(vec<W>& v, bits_t<S> x) {
+  if constexpr (S == 8) {
+    v.w[2 * J] = static_cast<std::uint32_t>(x);
+    v.w[2 * J + 1] = static_cast<std::uint32_t>(x >> 32);
+  } else if constexpr (S == 4) {
+    v.w[J] = x;
+  } else {
+    constexpr int shift = (J & 1) * 16;
+    v.w[J / 2] = (v.w[J / 2] & ~(0xFFFFu << shift)) | (std::uint32_t(x) << shift);
+  }
+}
+
+/// Low 32 bits of (hi:lo) >> (shift % 32): one SHF instruction on the device.
+PADTUNE_HD std::uint32_t funnel_shift_right(std::uint32_t lo, std::uint32_t hi, std::uint32_t shift) {
+#if defined(__CUDA_ARCH__)
+  return __funnelshift_r(lo, hi, shift);
+#else
+  return static_cast<std::uint32_t>(((std::uint64_t(hi) << 32) | lo) >> (shift & 31));
+#endif
+}
+
+/// Bytes [4*WORD_SHIFT + bit_shift/8, ... + W) of the 2W bytes a:b. WORD_SHIFT is a template
+/// argument so that no register array is indexed at run time (which would spill to local memory).
+template <int WORD_SHIFT, int W>
+PADTUNE_HD vec<W> realign(const vec<W>& a, const vec<W>& b, std::uint32_t bit_shift) {
+  constexpr int N = vec<W>::words;
+  std::uint32_t cat[2 * N];
+#pragma unroll
+  for (int j = 0; j < N; ++j) cat[j] = a.w[j], cat[N + j] = b.w[j];
+  vec<W> r;
+#pragma unroll
+  for (int j = 0; j < N; ++j) {
+    r.w[j] = funnel_shift_right(cat[j + WORD_SHIFT], cat[j + WORD_SHIFT + 1], bit_shift);
+  }
+  return r;
+}
+
+PADTUNE_HD std::uint64_t mul_hi(std::uint64_t a, std::uint64_t b) {
+#if defined(__CUDA_ARCH__)
+  return __umul64hi(a, b);
+#else
+  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64);
+#endif
+}
+
+/// Division by a run-time constant as a multiply and a shift (Granlund-Montgomery), so that no
+/// kernel divides per element or per tile. Exact for dividends below 2^63 and divisors >= 1.
+struct fast_divmod {
+  std::uint64_t divisor = 1;
+  std::uint64_t magic = 0;
+  unsigned shift = 0;
+
+  fast_divmod() = default;
+  /// Host only: the magic number needs a 128-bit division. Pre: 1 <= d <= 2^63.
+  explicit fast_divmod(std::uint64_t d) : divisor(d) {
+    while (shift < 63 && (std::uint64_t(1) << shift) < d) ++shift;  // shift = ceil(log2 d)
+    const unsigned __int128 two_64 = static_cast<unsigned __int128>(1) << 64;
+    magic = d == 1 ? 0 : static_cast<std::uint64_t>(two_64 * ((std::uint64_t(1) << shift) - d) / d) + 1;
+  }
+
+  PADTUNE_HD std::uint64_t div(std::uint64_t n) const { return (mul_hi(magic, n) + n) >> shift; }
+  PADTUNE_HD void divmod(std::uint64_t n, std::uint64_t& q, std::uint64_t& r) const {
+    q = div(n);
+    r = n - q * divisor;
+  }
+};
+
+PADTUNE_HD std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+/// The problem as every kernel sees it: byte pointers and 64-bit sizes, no dtype.
+struct pad_args {
+  const byte* __restrict__ dy = nullptr;
+  byte* __restrict__ dx = nullptr;
+  std::int64_t rows = 0;  ///< B*C
+  std::int64_t L = 0, OL = 0, pad_left = 0;
+  /// dx positions [valid_begin, valid_end) of a row have a source in dy; the rest are zeros.
+  std::int64_t valid_begin = 0, valid_end = 0;
+  const byte* dy_end = nullptr;  ///< one past the last byte of dy: no load may pass it
+};
+
+/// dx[row, i] from dy, or zero bits where i has no source.
+template <int S> PADTUNE_HD void copy_element(const pad_args& a, std::int64_t row, std::int64_t i) {
+  bits_t<S> v = 0;
+  if (i >= a.valid_begin && i < a.valid_end) v = load_element<S>(a.dy + (row * a.OL + i + a.pad_left) * S);
+  store_element<S>(a.dx + (row * a.L + i) * S, v);
+}
+
+}  // namespace padtune::detail

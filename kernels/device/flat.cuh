@@ -1,0 +1,93 @@
+#pragma once
+// Flat copy for short rows: dx is one flat index space of W-byte aligned chunks, so a block is
+// busy however short the rows are. Each chunk finds its first (row, i) with one multiply-shift
+// division and walks the row counter from there: no hardware divide per element. Sources are
+// gathered element by element; stores are W bytes wide. Writes every dx element, zeros included.
+#include "common.cuh"
+
+namespace padtune::detail {
+
+template <class T, int BLOCK_OL, int MAX_THREADS, int W>
+struct flat_kernel {
+  static constexpr int elem = sizeof(T);
+  static constexpr int access_width = W;
+  static constexpr int chunk_elems = W / elem;
+  static constexpr int block_chunks = BLOCK_OL * elem / W;
+  static constexpr int threads = block_chunks < MAX_THREADS ? block_chunks : MAX_THREADS;
+  static constexpr int items = threads > 0 ? block_chunks / threads : 0;
+  static constexpr bool needs_zeroed_dx = false;
+  static constexpr bool valid = W >= elem && block_chunks >= 1 && threads >= chunk_elems &&
+                                block_chunks % threads == 0 && items <= 16;
+
+  struct params {
+    pad_args a;
+    fast_divmod row_len;     ///< L
+    std::int64_t head = 0;   ///< elements before the first W-aligned dx address
+    std::int64_t chunks = 0; ///< aligned chunks after them
+    std::int64_t tail = 0;   ///< elements after the last chunk
+    std::uint64_t num_blocks = 0;
+  };
+
+  static params make_params(const pad_args& a) {
+    params p;
+    p.a = a;
+    const std::int64_t n = a.rows * a.L;
+    if (n == 0) return p;
+    p.row_len = fast_divmod(std::uint64_t(a.L));
+    const std::uintptr_t begin = std::uintptr_t(a.dx), end = begin + std::uintptr_t(n) * elem;
+    const std::uintptr_t a_begin = (begin + W - 1) & ~std::uintptr_t(W - 1), a_end = end & ~std::uintptr_t(W - 1);
+    if (a_begin < a_end) {
+      p.head = std::int64_t(a_begin - begin) / elem;
+      p.chunks = std::int64_t(a_end - a_begin) / W;
+    } else {
+      p.head = n;
+    }
+    p.tail = n - p.head - p.chunks * chunk_elems;
+    const std::uint64_t body_blocks = ceil_div(std::uint64_t(p.chunks), block_chunks);
+    p.num_blocks = body_blocks ? body_blocks : 1;
+    return p;
+  }
+
+  static PADTUNE_HD void run(const params& p, std::uint64_t block, unsigned thread) {
+    const pad_args& a = p.a;
+    if (block == 0) {  // the unaligned ends of dx, element by element
+      const std::int64_t tail_begin = p.head + p.chunks * chunk_elems;
+      for (std::int64_t e = thread; e < p.head; e += threads) copy_flat_element(p, e);
+      for (std::int64_t e = tail_begin + thread; e < tail_begin + p.tail; e += threads) copy_flat_element(p, e);
+    }
+    byte* const body = a.dx + p.head * elem;
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const std::int64_t c = std::int64_t(block) * block_chunks + std::int64_t(k) * threads + thread;
+      if (c >= p.chunks) break;
+      std::uint64_t row, i;
+      p.row_len.divmod(std::uint64_t(p.head + c * chunk_elems), row, i);
+      std::int64_t src = std::int64_t(row) * a.OL + a.pad_left + std::int64_t(i);
+      vec<W> v = zero_vec<W>();
+      gather<0>(a, v, std::int64_t(i), src);
+      store_vec<W>(body + c * W, v);
+    }
+  }
+
+ private:
+  static PADTUNE_HD void copy_flat_element(const params& p, std::int64_t e) {
+    std::uint64_t row, i;
+    p.row_len.divmod(std::uint64_t(e), row, i);
+    copy_element<elem>(p.a, std::int64_t(row), std::int64_t(i));
+  }
+
+  /// Element J of the chunk: dx position i of its row, whose source is dy element src.
+  template <int J>
+  static PADTUNE_HD void gather(const pad_args& a, vec<W>& v, std::int64_t i, std::int64_t src) {
+    if constexpr (J < chunk_elems) {
+      bits_t<elem> x = 0;
+      if (i >= a.valid_begin && i < a.valid_end) x = load_element<elem>(a.dy + src * elem);
+      set_element<elem, J>(v, x);
+      ++i, ++src;
+      if (i == a.L) i = 0, src += a.OL - a.L;  // next row
+      gather<J + 1>(a, v, i, src);
+    }
+  }
+};
+
+}  // namespace padtune::detail

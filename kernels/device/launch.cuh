@@ -1,0 +1,62 @@
+#pragma once
+// Grid math and launch, for both backends, from one kernel description K (see seed.cuh):
+// K::make_params plans the logical grid once, and the CUDA entry and the host emulation walk the
+// same logical blocks through the same K::run, so the two backends cannot disagree.
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <climits>
+
+#include "common.cuh"
+#include "padtune/problem.hpp"
+
+namespace padtune::detail {
+
+/// The kernel-side view of a validated problem.
+inline pad_args make_pad_args(const problem& p) {
+  const std::int64_t S = std::int64_t(size_of(p.type));
+  pad_args a;
+  a.dy = static_cast<const byte*>(p.dy);
+  a.dx = static_cast<byte*>(p.dx);
+  a.rows = p.B * p.C;
+  a.L = p.L;
+  a.OL = p.pad_left + p.L + p.pad_right;
+  a.pad_left = p.pad_left;
+  a.valid_begin = std::clamp<std::int64_t>(-p.pad_left, 0, p.L);
+  a.valid_end = std::clamp<std::int64_t>(a.OL - p.pad_left, a.valid_begin, p.L);
+  a.dy_end = a.dy + a.rows * a.OL * S;
+  return a;
+}
+
+/// Logical blocks beyond the largest grid are walked by a grid-stride loop.
+template <class K>
+__global__ void __launch_bounds__(K::threads) cuda_entry(const __grid_constant__ typename K::params p) {
+  for (std::uint64_t b = blockIdx.x; b < p.num_blocks; b += gridDim.x) K::run(p, b, threadIdx.x);
+}
+
+template <class K>
+cudaError_t launch_cuda(const problem& prob, cudaStream_t stream) {
+  const typename K::params p = K::make_params(make_pad_args(prob));
+  if (p.num_blocks == 0) return cudaSuccess;
+  const unsigned grid = unsigned(std::min<std::uint64_t>(p.num_blocks, INT_MAX));
+  cuda_entry<K><<<grid, K::threads, 0, stream>>>(p);
+  return cudaGetLastError();
+}
+
+/// Runs fn(ctx, first, last) over [0, n) split across the host's cores.
+void for_each_block_range(std::uint64_t n, void (*fn)(const void*, std::uint64_t, std::uint64_t), const void* ctx);
+
+template <class K>
+void launch_host(const problem& prob) {
+  const typename K::params p = K::make_params(make_pad_args(prob));
+  for_each_block_range(
+      p.num_blocks,
+      [](const void* ctx, std::uint64_t first, std::uint64_t last) {
+        const auto& q = *static_cast<const typename K::params*>(ctx);
+        for (std::uint64_t b = first; b < last; ++b)
+          for (unsigned t = 0; t < unsigned(K::threads); ++t) K::run(q, b, t);
+      },
+      &p);
+}
+
+}  // namespace padtune::detail

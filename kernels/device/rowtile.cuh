@@ -1,0 +1,127 @@
+#pragma once
+// Row-tiled copy: one block per (row, tile of BLOCK_OL dx elements). It reads only the part of the
+// dy row that reaches dx and writes every dx element, zeros included, so no memset is needed.
+//
+// Stores are W-byte aligned chunks of dx. The matching source bytes sit at a shift s from a
+// W-aligned dy address that is the same for the whole row, so each chunk loads the two aligned dy
+// chunks around its source and realigns them with funnel shifts (no narrow fallback when
+// pad_left*sizeof(T) is not a multiple of W). The few elements before the first and after the
+// last aligned chunk of a tile are copied one by one.
+#include "common.cuh"
+
+namespace padtune::detail {
+
+template <class T, int BLOCK_OL, int MAX_THREADS, int W>
+struct rowtile_kernel {
+  static constexpr int elem = sizeof(T);
+  static constexpr int access_width = W;
+  static constexpr int chunk_elems = W / elem;
+  static constexpr int tile_chunks = BLOCK_OL * elem / W;
+  static constexpr int threads = tile_chunks < MAX_THREADS ? tile_chunks : MAX_THREADS;
+  static constexpr int items = threads > 0 ? tile_chunks / threads : 0;  ///< chunks per thread
+  static constexpr bool needs_zeroed_dx = false;
+  static constexpr bool valid = W >= elem && tile_chunks >= 1 && threads >= chunk_elems &&
+                                tile_chunks % threads == 0 && items <= 16;
+
+  struct params {
+    pad_args a;
+    fast_divmod tiles;  ///< tiles per row
+    std::uint64_t num_blocks = 0;
+  };
+
+  static params make_params(const pad_args& a) {
+    params p;
+    p.a = a;
+    const std::uint64_t tiles = ceil_div(a.L, BLOCK_OL);
+    p.tiles = fast_divmod(tiles ? tiles : 1);
+    p.num_blocks = std::uint64_t(a.rows) * tiles;
+    return p;
+  }
+
+  static PADTUNE_HD void run(const params& p, std::uint64_t block, unsigned thread) {
+    std::uint64_t urow, tile;
+    p.tiles.divmod(block, urow, tile);
+    const pad_args& a = p.a;
+    const std::int64_t row = std::int64_t(urow);
+    const std::int64_t e_begin = std::int64_t(tile) * BLOCK_OL;
+    const std::int64_t e_end = e_begin + BLOCK_OL < a.L ? e_begin + BLOCK_OL : a.L;
+
+    // Aligned chunks of the tile: dx elements [e_begin + head, e_begin + head + n*chunk_elems).
+    const std::uintptr_t d_begin = std::uintptr_t(a.dx + (row * a.L + e_begin) * elem);
+    const std::uintptr_t d_end = d_begin + std::uintptr_t(e_end - e_begin) * elem;
+    const std::uintptr_t a_begin = (d_begin + W - 1) & ~std::uintptr_t(W - 1);
+    const std::uintptr_t a_end = d_end & ~std::uintptr_t(W - 1);
+    std::int64_t head = std::int64_t(e_end - e_begin), n = 0;
+    if (a_begin < a_end) {
+      head = std::int64_t(a_begin - d_begin) / elem;
+      n = std::int64_t(a_end - a_begin) / W;
+    }
+    const std::int64_t body_end = e_begin + head + n * chunk_elems;
+    for (std::int64_t e = e_begin + thread; e < e_begin + head; e += threads) copy_element<elem>(a, row, e);
+    for (std::int64_t e = body_end + thread; e < e_end; e += threads) copy_element<elem>(a, row, e);
+    if (n == 0) return;
+
+    // Source byte of the first chunk; the distance to its destination is the same for the row.
+    const byte* src_begin = a.dy + (row * a.OL + e_begin + head + a.pad_left) * elem;
+    const unsigned shift = unsigned(std::uintptr_t(src_begin) & (W - 1));
+    switch (shift / 4) {
+      case 0: return body<0>(p, row, e_begin + head, n, src_begin, shift, thread);
+      case 1: if constexpr (W >= 8) return body<1>(p, row, e_begin + head, n, src_begin, shift, thread); break;
+      case 2: if constexpr (W >= 16) return body<2>(p, row, e_begin + head, n, src_begin, shift, thread); break;
+      case 3: if constexpr (W >= 16) return body<3>(p, row, e_begin + head, n, src_begin, shift, thread); break;
+    }
+  }
+
+ private:
+  /// True if the aligned source loads for chunks [first, last] stay inside dy.
+  static PADTUNE_HD bool loads_in_bounds(const pad_args& a, const byte* src_first, const byte* src_last,
+                                         unsigned shift) {
+    const std::uintptr_t first = std::uintptr_t(src_first) - shift, last = std::uintptr_t(src_last) - shift;
+    return first >= std::uintptr_t(a.dy) && last + (shift ? 2 * W : W) <= std::uintptr_t(a.dy_end);
+  }
+
+  template <int WORD_SHIFT>
+  static PADTUNE_HD void body(const params& p, std::int64_t row, std::int64_t e0, std::int64_t n,
+                              const byte* src_begin, unsigned shift, unsigned thread) {
+    const pad_args& a = p.a;
+    byte* dst_begin = a.dx + (row * a.L + e0) * elem;
+    const unsigned bit_shift = (shift & 3) * 8;
+    const std::int64_t e_last = e0 + n * chunk_elems;  // one past the body
+    const bool all_valid = e0 >= a.valid_begin && e_last <= a.valid_end &&
+                           loads_in_bounds(a, src_begin, src_begin + (n - 1) * W, shift);
+    if (all_valid) {
+      // Hot path: every load of the thread in flight before the first store.
+      vec<W> lo[items] = {}, hi[items] = {};
+#pragma unroll
+      for (int k = 0; k < items; ++k) {
+        const std::int64_t c = std::int64_t(k) * threads + thread;
+        if (c < n) {
+          const byte* s = src_begin + c * W - shift;
+          lo[k] = load_vec<W>(s);
+          if (shift) hi[k] = load_vec<W>(s + W);
+        }
+      }
+#pragma unroll
+      for (int k = 0; k < items; ++k) {
+        const std::int64_t c = std::int64_t(k) * threads + thread;
+        if (c < n) store_vec<W>(dst_begin + c * W, shift ? realign<WORD_SHIFT>(lo[k], hi[k], bit_shift) : lo[k]);
+      }
+      return;
+    }
+    // Cold path (negative pads, chunks at the ends of dy): classify each chunk.
+    for (std::int64_t c = thread; c < n; c += threads) {
+      const std::int64_t e = e0 + c * chunk_elems;
+      const byte* s = src_begin + c * W;
+      if (e + chunk_elems <= a.valid_begin || e >= a.valid_end) {
+        store_vec<W>(dst_begin + c * W, zero_vec<W>());
+      } else if (e >= a.valid_begin && e + chunk_elems <= a.valid_end && loads_in_bounds(a, s, s, shift)) {
+        const vec<W> lo = load_vec<W>(s - shift);
+        store_vec<W>(dst_begin + c * W, shift ? realign<WORD_SHIFT>(lo, load_vec<W>(s - shift + W), bit_shift) : lo);
+      } else {
+        for (int j = 0; j < chunk_elems; ++j) copy_element<elem>(a, row, e + j);
+      }
+    }
+  }
+};
+
+}  // namespace padtune::detail

@@ -1,0 +1,47 @@
+#pragma once
+/// The registry of every compiled instantiation of the kernel family (kernels/device/configs.cuh).
+#include <cuda_runtime_api.h>
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "padtune/dtype.hpp"
+#include "padtune/problem.hpp"
+
+namespace padtune {
+
+/// Where a launch runs. The host backend emulates the grid on the CPU: its timings say nothing
+/// about GPU speed.
+enum class backend { cuda, host };
+
+constexpr std::string_view name_of(backend b) noexcept { return b == backend::cuda ? "cuda" : "host"; }
+
+/// One compiled instantiation: its parameters, its contract and a launcher per backend.
+struct instantiation {
+  std::string id;            ///< constant_pad1d_backward__<dtype>__<variant>__bo<BLOCK_OL>__t<threads>__w<width>
+  std::string_view variant;  ///< "seed", "rowtile", "flat", ...
+  dtype type;
+  int block_ol;          ///< tile length in elements
+  int threads;           ///< threads per block
+  int access_width;      ///< bytes per global access in the hot loop
+  bool needs_zeroed_dx;  ///< true for the seed: dx must be zeroed before launch
+  /// Enqueues the kernel; returns the launch error (cudaSuccess if none). Pre: check(p) == ok.
+  cudaError_t (*launch_cuda)(const problem& p, cudaStream_t stream);
+  /// Runs the same kernel code over the whole grid on the CPU. Pre: check(p) == ok.
+  void (*launch_host)(const problem& p);
+};
+
+/// Every instantiation, in a stable order (variant list order, then dtype, then parameters).
+std::span<const instantiation> registry();
+
+/// The instantiation with this id, or nullptr.
+const instantiation* find_instantiation(std::string_view id);
+
+/// Validates p, then runs `inst` on backend `b`. A problem with no elements is a no-op. Does not
+/// zero dx for instantiations that need it: whoever runs them does, and counts it. On failure
+/// returns the code and sets *why.
+status launch(const instantiation& inst, backend b, const problem& p, cudaStream_t stream = nullptr,
+              std::string* why = nullptr);
+
+}  // namespace padtune

@@ -1,0 +1,45 @@
+// The multiply-shift division every kernel uses in place of a hardware divide.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "common.cuh"
+
+namespace padtune::detail {
+namespace {
+
+void expect_exact(std::uint64_t d, std::uint64_t n) {
+  const fast_divmod f(d);
+  std::uint64_t q, r;
+  f.divmod(n, q, r);
+  ASSERT_EQ(q, n / d) << n << " / " << d;
+  ASSERT_EQ(r, n % d) << n << " % " << d;
+}
+
+TEST(FastDivmod, SmallDivisorsAndDividends) {
+  for (std::uint64_t d = 1; d < 300; ++d)
+    for (std::uint64_t n = 0; n < 3000; ++n) expect_exact(d, n);
+}
+
+TEST(FastDivmod, EdgesOfTheRange) {
+  const std::uint64_t top = (std::uint64_t(1) << 63) - 1;
+  for (std::uint64_t d : {std::uint64_t(1), std::uint64_t(2), std::uint64_t(3), std::uint64_t(7), std::uint64_t(1000),
+                          std::uint64_t(65535), std::uint64_t(65537), std::uint64_t(1) << 31, (std::uint64_t(1) << 32) + 1,
+                          std::uint64_t(1) << 62, top})
+    for (std::uint64_t n : {std::uint64_t(0), d - 1, d, d + 1, 2 * d - 1, top, top - 1, top / d * d, top / d * d - 1})
+      expect_exact(d, n);
+}
+
+TEST(FastDivmod, RandomPairs) {
+  std::mt19937_64 gen(std::random_device{}());
+  for (int k = 0; k < 200000; ++k) {
+    const std::uint64_t d = (gen() >> (1 + gen() % 63)) | 1u;  // below 2^63, the documented range
+    const std::uint64_t n = gen() >> 1;
+    expect_exact(std::max<std::uint64_t>(1, d >> (k & 1)), n);  // odd and even divisors
+    if (HasFatalFailure()) return;
+  }
+}
+
+}  // namespace
+}  // namespace padtune::detail

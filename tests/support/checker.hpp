@@ -1,0 +1,36 @@
+#pragma once
+// Runs one instantiation on one case and compares it, byte for byte, with the reference of the
+// same backend: fresh random dy, dx poisoned (zeroed for instantiations that need it), guard bytes
+// around dx, and dy checked unchanged afterwards.
+#include <random>
+#include <string>
+#include <vector>
+
+#include "edge_suite.hpp"
+#include "padtune/registry.hpp"
+
+namespace padtune::test {
+
+/// Element offsets of dy and dx from a 256-byte aligned address: they put the pointers off the
+/// access width so that the realignment paths run.
+struct placement {
+  int dy_elems = 0, dx_elems = 0;
+};
+
+/// The placements every case runs under: aligned, dy off by one element, dx off by one element.
+inline constexpr placement placements[] = {{0, 0}, {1, 0}, {0, 1}, {3, 2}};
+
+/// Empty string if inst matches the reference on this case; otherwise what went wrong.
+std::string check_case(const instantiation& inst, backend b, const shape& s, placement at, std::mt19937_64& gen);
+
+/// Runs inst over the whole edge suite under every placement; returns a line per failed case
+/// (at most `max_failures`), each naming the case and the random seed.
+std::vector<std::string> check_edge_suite(const instantiation& inst, backend b, std::size_t max_failures = 8);
+
+/// The ids of every registered instantiation, for parameterized tests.
+std::vector<std::string> registered_ids();
+
+/// True if a CUDA device is usable; otherwise *why says why not.
+bool cuda_device_available(std::string* why);
+
+}  // namespace padtune::test

@@ -1,0 +1,24 @@
+#include "edge_suite.hpp"
+
+#include <fmt/format.h>
+
+namespace padtune::test {
+
+std::string shape::str() const { return fmt::format("(B={}, C={}, L={}, pad_left={}, pad_right={})", B, C, L, pad_left, pad_right); }
+
+std::vector<shape> edge_suite() {
+  std::vector<shape> s = {
+      {2, 4, 8, 2, 3},          // the seed's own test (with BLOCK_OL 16 in the seed)
+      {1, 1, 1, 0, 0},       {1, 3, 3, 2, 2},       {0, 3, 3, 1, 2},       // B = 0: no elements
+      {3, 5, 0, 1, 1},                                                      // L = 0: no elements
+      {2, 3, 7, 0, 0},       {4, 16, 1000, 7, 9},   {2, 8, 4096, 3, 0},    {1, 2, 65, -1, 2},
+      {1, 2, 5, -3, 1},      // whole rows are zero
+      {2, 2, 10, -2, -3},    {1, 1, 5, -5, 0},      // OL = 0
+      {1, 70000, 3, 1, 1},   // more rows than a grid dimension of 65535
+      {1, 2, 8191, 1, 0},    {3, 1, 262147, 5, 11},
+  };
+  for (std::int64_t p = 0; p <= 16; ++p) s.push_back({1, 3, 1023, p, 5});
+  return s;
+}
+
+}  // namespace padtune::test

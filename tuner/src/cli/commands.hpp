@@ -1,0 +1,19 @@
+#pragma once
+// The padtune CLI's subcommands: each adds itself to the app and runs when chosen.
+#include <CLI/CLI.hpp>
+
+namespace padtune::cli {
+
+/// Exit codes, documented in --help.
+enum exit_code : int {
+  exit_ok = 0,
+  exit_failed = 1,        ///< the work ran and found a problem (a verification failed, ...)
+  exit_usage = 2,         ///< bad command line
+  exit_bad_input = 3,     ///< a shape, dtype or file that padtune rejects
+  exit_no_device = 4,     ///< the CUDA backend was asked for and no GPU is usable
+};
+
+/// Registers `list`; the callback sets *result.
+void add_list_command(CLI::App& app, int* result);
+
+}  // namespace padtune::cli

@@ -1,0 +1,64 @@
+// `padtune list`: every compiled instantiation, as a table or as JSON.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <vector>
+
+#include "commands.hpp"
+#include "padtune/registry.hpp"
+
+namespace padtune::cli {
+namespace {
+
+struct list_options {
+  std::string filter;
+  bool json = false;
+};
+
+int run_list(const list_options& o) {
+  std::regex re;
+  try {
+    re = std::regex(o.filter.empty() ? ".*" : o.filter, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    fmt::print(stderr, "padtune list: --filter '{}' is not a valid regular expression: {}\n", o.filter, e.what());
+    return exit_usage;
+  }
+  std::vector<const instantiation*> chosen;
+  for (const instantiation& i : registry())
+    if (std::regex_search(i.id, re)) chosen.push_back(&i);
+
+  if (o.json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const instantiation* i : chosen)
+      out.push_back({{"id", i->id},
+                     {"variant", i->variant},
+                     {"dtype", name_of(i->type)},
+                     {"block_ol", i->block_ol},
+                     {"threads", i->threads},
+                     {"access_width", i->access_width},
+                     {"needs_zeroed_dx", i->needs_zeroed_dx},
+                     {"backends", {"cuda", "host"}}});
+    fmt::print("{}\n", out.dump(2));
+    return exit_ok;
+  }
+  fmt::print("{:<58} {:<8} {:<5} {:>8} {:>7} {:>6} {}\n", "id", "variant", "dtype", "BLOCK_OL", "threads", "width",
+             "needs zeroed dx");
+  for (const instantiation* i : chosen)
+    fmt::print("{:<58} {:<8} {:<5} {:>8} {:>7} {:>6} {}\n", i->id, i->variant, name_of(i->type), i->block_ol,
+               i->threads, i->access_width, i->needs_zeroed_dx ? "yes" : "no");
+  fmt::print("{} of {} instantiations\n", chosen.size(), registry().size());
+  return exit_ok;
+}
+
+}  // namespace
+
+void add_list_command(CLI::App& app, int* result) {
+  auto opts = std::make_shared<list_options>();
+  CLI::App* cmd = app.add_subcommand("list", "Print every compiled instantiation");
+  cmd->add_option("--filter", opts->filter, "Only ids that match this regular expression (ECMAScript)");
+  cmd->add_flag("--json", opts->json, "Print JSON instead of a table");
+  cmd->callback([opts, result] { *result = run_list(*opts); });
+}
+
+}  // namespace padtune::cli

@@ -1,0 +1,22 @@
+// padtune: list, verify and tune the ConstantPad1dBackward kernel family.
+#include <cstdio>
+
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  using namespace padtune::cli;
+  CLI::App app{"padtune: autotuned ConstantPad1dBackward kernels (dx[b,c,i] = dy[b,c,i+pad_left])", "padtune"};
+  app.require_subcommand(1);
+  app.footer(
+      "Exit codes: 0 success; 1 the work found a problem (a failed verification); 2 bad command line;\n"
+      "3 input padtune rejects (a shape, dtype, or file); 4 no usable GPU for --backend cuda.");
+  int result = exit_ok;
+  add_list_command(app, &result);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? exit_ok : exit_usage;
+  }
+  return result;
+}
