@@ -106,19 +106,27 @@ PADTUNE_HD std::uint32_t funnel_shift_right(std::uint32_t lo, std::uint32_t hi, 
 #endif
 }
 
-/// Bytes [4*WORD_SHIFT + bit_shift/8, ... + W) of the 2W bytes a:b. WORD_SHIFT is a template
-/// argument so that no register array is indexed at run time (which would spill to local memory).
-template <int WORD_SHIFT, int W>
-PADTUNE_HD vec<W> realign(const vec<W>& a, const vec<W>& b, std::uint32_t bit_shift) {
+/// Bytes [shift, shift + W) of the 2W bytes a:b, for 0 <= shift < W. The word part of the shift
+/// picks registers through a chain of selects with constant indices, never a run-time index into a
+/// register array (that would go to local memory); the byte part is one funnel shift per word.
+template <int W>
+PADTUNE_HD vec<W> realign(const vec<W>& a, const vec<W>& b, unsigned shift) {
   constexpr int N = vec<W>::words;
   std::uint32_t cat[2 * N];
 #pragma unroll
   for (int j = 0; j < N; ++j) cat[j] = a.w[j], cat[N + j] = b.w[j];
+  const unsigned word_shift = shift / 4, bit_shift = (shift % 4) * 8;
+  std::uint32_t moved[N + 1];  // cat[j + word_shift] for j = 0..N
+#pragma unroll
+  for (int j = 0; j <= N; ++j) {
+    moved[j] = cat[j];
+#pragma unroll
+    for (int q = 1; q < N; ++q)
+      if (word_shift == unsigned(q)) moved[j] = cat[j + q];
+  }
   vec<W> r;
 #pragma unroll
-  for (int j = 0; j < N; ++j) {
-    r.w[j] = funnel_shift_right(cat[j + WORD_SHIFT], cat[j + WORD_SHIFT + 1], bit_shift);
-  }
+  for (int j = 0; j < N; ++j) r.w[j] = funnel_shift_right(moved[j], moved[j + 1], bit_shift);
   return r;
 }
 

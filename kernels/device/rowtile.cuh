@@ -4,7 +4,7 @@
 //
 // Stores are W-byte aligned chunks of dx. The matching source bytes sit at a shift s from a
 // W-aligned dy address that is the same for the whole row, so each chunk loads the two aligned dy
-// chunks around its source and realigns them with funnel shifts (no narrow fallback when
+// chunks around its source and realigns them in registers (no narrow fallback when
 // pad_left*sizeof(T) is not a multiple of W). The few elements before the first and after the
 // last aligned chunk of a tile are copied one by one.
 #include "common.cuh"
@@ -63,13 +63,7 @@ struct rowtile_kernel {
 
     // Source byte of the first chunk; the distance to its destination is the same for the row.
     const byte* src_begin = a.dy + (row * a.OL + e_begin + head + a.pad_left) * elem;
-    const unsigned shift = unsigned(std::uintptr_t(src_begin) & (W - 1));
-    switch (shift / 4) {
-      case 0: return body<0>(p, row, e_begin + head, n, src_begin, shift, thread);
-      case 1: if constexpr (W >= 8) return body<1>(p, row, e_begin + head, n, src_begin, shift, thread); break;
-      case 2: if constexpr (W >= 16) return body<2>(p, row, e_begin + head, n, src_begin, shift, thread); break;
-      case 3: if constexpr (W >= 16) return body<3>(p, row, e_begin + head, n, src_begin, shift, thread); break;
-    }
+    body(p, row, e_begin + head, n, src_begin, thread);
   }
 
  private:
@@ -80,12 +74,11 @@ struct rowtile_kernel {
     return first >= std::uintptr_t(a.dy) && last + (shift ? 2 * W : W) <= std::uintptr_t(a.dy_end);
   }
 
-  template <int WORD_SHIFT>
   static PADTUNE_HD void body(const params& p, std::int64_t row, std::int64_t e0, std::int64_t n,
-                              const byte* src_begin, unsigned shift, unsigned thread) {
+                              const byte* src_begin, unsigned thread) {
     const pad_args& a = p.a;
     byte* dst_begin = a.dx + (row * a.L + e0) * elem;
-    const unsigned bit_shift = (shift & 3) * 8;
+    const unsigned shift = unsigned(std::uintptr_t(src_begin) & (W - 1));
     const std::int64_t e_last = e0 + n * chunk_elems;  // one past the body
     const bool all_valid = e0 >= a.valid_begin && e_last <= a.valid_end &&
                            loads_in_bounds(a, src_begin, src_begin + (n - 1) * W, shift);
@@ -104,7 +97,7 @@ struct rowtile_kernel {
 #pragma unroll
       for (int k = 0; k < items; ++k) {
         const std::int64_t c = std::int64_t(k) * threads + thread;
-        if (c < n) store_vec<W>(dst_begin + c * W, shift ? realign<WORD_SHIFT>(lo[k], hi[k], bit_shift) : lo[k]);
+        if (c < n) store_vec<W>(dst_begin + c * W, shift ? realign(lo[k], hi[k], shift) : lo[k]);
       }
       return;
     }
@@ -116,7 +109,7 @@ struct rowtile_kernel {
         store_vec<W>(dst_begin + c * W, zero_vec<W>());
       } else if (e >= a.valid_begin && e + chunk_elems <= a.valid_end && loads_in_bounds(a, s, s, shift)) {
         const vec<W> lo = load_vec<W>(s - shift);
-        store_vec<W>(dst_begin + c * W, shift ? realign<WORD_SHIFT>(lo, load_vec<W>(s - shift + W), bit_shift) : lo);
+        store_vec<W>(dst_begin + c * W, shift ? realign(lo, load_vec<W>(s - shift + W), shift) : lo);
       } else {
         for (int j = 0; j < chunk_elems; ++j) copy_element<elem>(a, row, e + j);
       }

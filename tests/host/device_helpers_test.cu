@@ -1,7 +1,8 @@
-// The multiply-shift division every kernel uses in place of a hardware divide.
+// Helpers every kernel uses: the multiply-shift division and the register realignment.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 
 #include "common.cuh"
@@ -39,6 +40,25 @@ TEST(FastDivmod, RandomPairs) {
     expect_exact(std::max<std::uint64_t>(1, d >> (k & 1)), n);  // odd and even divisors
     if (HasFatalFailure()) return;
   }
+}
+
+template <int W>
+void expect_realign_matches_bytes() {
+  unsigned char bytes[2 * W];
+  for (int i = 0; i < 2 * W; ++i) bytes[i] = static_cast<unsigned char>(0x11 * (i + 1));
+  vec<W> a, b;
+  std::memcpy(&a, bytes, W);
+  std::memcpy(&b, bytes + W, W);
+  for (unsigned shift = 0; shift < unsigned(W); ++shift) {
+    const vec<W> r = realign(a, b, shift);
+    EXPECT_EQ(std::memcmp(&r, bytes + shift, W), 0) << "W " << W << " shift " << shift;
+  }
+}
+
+TEST(Realign, EveryByteShiftOfEveryWidth) {
+  expect_realign_matches_bytes<4>();
+  expect_realign_matches_bytes<8>();
+  expect_realign_matches_bytes<16>();
 }
 
 }  // namespace
