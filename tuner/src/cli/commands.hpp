@@ -13,7 +13,10 @@ enum exit_code : int {
   exit_no_device = 4,     ///< the CUDA backend was asked for and no GPU is usable
 };
 
-/// Registers `list`; the callback sets *result.
+// Each registers its subcommand(s); the callback sets *result to an exit code.
 void add_list_command(CLI::App& app, int* result);
+void add_tune_command(CLI::App& app, int* result);      ///< tune, verify
+void add_show_command(CLI::App& app, int* result);      ///< show FILE
+void add_dispatch_commands(CLI::App& app, int* result); ///< explain, run
 
 }  // namespace padtune::cli

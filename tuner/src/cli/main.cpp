@@ -12,6 +12,9 @@ int main(int argc, char** argv) {
       "3 input padtune rejects (a shape, dtype, or file); 4 no usable GPU for --backend cuda.");
   int result = exit_ok;
   add_list_command(app, &result);
+  add_tune_command(app, &result);
+  add_show_command(app, &result);
+  add_dispatch_commands(app, &result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,1 @@
+// placeholder: tests for buckets come in the next commit

@@ -1,0 +1,1 @@
+// placeholder: tests for dispatch come in the next commit

@@ -1,0 +1,1 @@
+// placeholder: tests for results come in the next commit

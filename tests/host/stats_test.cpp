@@ -1,0 +1,1 @@
+// placeholder: tests for stats come in the next commit

@@ -1,0 +1,1 @@
+// placeholder: tests for sweep come in the next commit

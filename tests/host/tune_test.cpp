@@ -1,0 +1,1 @@
+// placeholder: tests for tune come in the next commit

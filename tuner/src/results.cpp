@@ -1,0 +1,201 @@
+#include "results.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+namespace padtune::tuner {
+namespace {
+
+using nlohmann::json;
+
+/// The field `key` of object j, of the type T; throws results_error naming where and key.
+template <class T>
+T field(const json& j, const char* key, const std::string& where) {
+  if (!j.is_object()) throw results_error(fmt::format("{}: expected an object", where));
+  const auto it = j.find(key);
+  if (it == j.end()) throw results_error(fmt::format("{}: field '{}' is missing", where, key));
+  try {
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+      if (!it->is_number()) throw results_error("");
+      if constexpr (std::is_floating_point_v<T>) {
+        const double v = it->get<double>();
+        if (!std::isfinite(v)) throw results_error("");
+        return T(v);
+      } else {
+        if (!it->is_number_integer()) throw results_error("");
+        return it->get<T>();
+      }
+    } else {
+      return it->get<T>();
+    }
+  } catch (const std::exception&) {
+    throw results_error(fmt::format("{}: field '{}' has the wrong type or value ({})", where, key, it->dump().substr(0, 60)));
+  }
+}
+
+json numbers_json(const candidate_numbers& c) {
+  return {{"id", c.id}, {"median_us", c.median_us}, {"iqr_us", c.iqr_us}, {"gbps", c.gbps}, {"ratio_to_memcpy", c.ratio_to_memcpy}};
+}
+
+candidate_numbers numbers_from_json(const json& j, const std::string& where) {
+  candidate_numbers c;
+  c.id = field<std::string>(j, "id", where);
+  c.median_us = field<double>(j, "median_us", where);
+  c.iqr_us = field<double>(j, "iqr_us", where);
+  c.gbps = field<double>(j, "gbps", where);
+  c.ratio_to_memcpy = field<double>(j, "ratio_to_memcpy", where);
+  if (c.median_us < 0 || c.iqr_us < 0) throw results_error(fmt::format("{}: negative time", where));
+  return c;
+}
+
+}  // namespace
+
+std::string device_fingerprint::slug() const {
+  if (backend == "host") return "host-emulation";
+  std::string s;
+  for (char ch : name) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) s += char(std::tolower(static_cast<unsigned char>(ch)));
+    else if (!s.empty() && s.back() != '-') s += '-';
+  }
+  while (!s.empty() && s.back() == '-') s.pop_back();
+  return s.empty() ? "unknown-gpu" : s;
+}
+
+bool device_fingerprint::same_model(const device_fingerprint& o) const {
+  return backend == o.backend && name == o.name && cc_major == o.cc_major && cc_minor == o.cc_minor &&
+         sm_count == o.sm_count && l2_bytes == o.l2_bytes && memory_clock_khz == o.memory_clock_khz &&
+         bus_width_bits == o.bus_width_bits && driver_version == o.driver_version && runtime_version == o.runtime_version;
+}
+
+json to_json(const device_fingerprint& d) {
+  return {{"backend", d.backend},
+          {"name", d.name},
+          {"compute_capability", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
+          {"sm_count", d.sm_count},
+          {"l2_bytes", d.l2_bytes},
+          {"memory_clock_khz", d.memory_clock_khz},
+          {"bus_width_bits", d.bus_width_bits},
+          {"driver_version", d.driver_version},
+          {"runtime_version", d.runtime_version},
+          {"uuid", d.uuid}};
+}
+
+device_fingerprint fingerprint_from_json(const json& j, const std::string& where) {
+  device_fingerprint d;
+  d.backend = field<std::string>(j, "backend", where);
+  if (d.backend != "cuda" && d.backend != "host") throw results_error(fmt::format("{}: field 'backend' must be cuda or host", where));
+  d.name = field<std::string>(j, "name", where);
+  const std::string cc = field<std::string>(j, "compute_capability", where);
+  if (std::sscanf(cc.c_str(), "%d.%d", &d.cc_major, &d.cc_minor) != 2)
+    throw results_error(fmt::format("{}: field 'compute_capability' is not MAJOR.MINOR ('{}')", where, cc));
+  d.sm_count = field<int>(j, "sm_count", where);
+  d.l2_bytes = field<long long>(j, "l2_bytes", where);
+  d.memory_clock_khz = field<int>(j, "memory_clock_khz", where);
+  d.bus_width_bits = field<int>(j, "bus_width_bits", where);
+  d.driver_version = field<int>(j, "driver_version", where);
+  d.runtime_version = field<int>(j, "runtime_version", where);
+  d.uuid = field<std::string>(j, "uuid", where);
+  return d;
+}
+
+json to_json(const results_table& t) {
+  json entries = json::array();
+  for (const table_entry& e : t.entries) {
+    json row = {{"dtype", name_of(e.type)},
+                {"bucket", e.where.name()},
+                {"shape", {e.shape.B, e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right}},
+                {"winner", numbers_json(e.winner)},
+                {"margin", e.margin}};
+    row["runner_up"] = e.runner_up ? numbers_json(*e.runner_up) : json(nullptr);
+    entries.push_back(std::move(row));
+  }
+  return {{"schema", t.schema},         {"harness_version", t.harness}, {"device", to_json(t.device)},
+          {"settings", t.settings},     {"command", t.command},         {"created", t.created},
+          {"complete", t.complete},     {"entries", std::move(entries)}};
+}
+
+results_table table_from_json(const json& j, const std::string& source) {
+  results_table t;
+  t.schema = field<int>(j, "schema", source);
+  if (t.schema != results_schema_version)
+    throw results_error(fmt::format("{}: field 'schema' is {}, this padtune reads schema {}", source, t.schema, results_schema_version));
+  t.harness = field<std::string>(j, "harness_version", source);
+  t.device = fingerprint_from_json(field<json>(j, "device", source), source + ": device");
+  t.settings = field<json>(j, "settings", source);
+  t.command = field<std::string>(j, "command", source);
+  t.created = field<std::string>(j, "created", source);
+  t.complete = field<bool>(j, "complete", source);
+  const json entries = field<json>(j, "entries", source);
+  if (!entries.is_array()) throw results_error(fmt::format("{}: field 'entries' must be an array", source));
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const std::string where = fmt::format("{}: entries[{}]", source, i);
+    table_entry e;
+    const std::string dt = field<std::string>(entries[i], "dtype", where);
+    const auto type = parse_dtype(dt);
+    if (!type) throw results_error(fmt::format("{}: field 'dtype' names no dtype ('{}')", where, dt));
+    e.type = *type;
+    const std::string b = field<std::string>(entries[i], "bucket", where);
+    if (!parse_bucket(b, e.where)) throw results_error(fmt::format("{}: field 'bucket' is not a bucket name ('{}')", where, b));
+    const auto s = field<std::vector<long long>>(entries[i], "shape", where);
+    if (s.size() != 5) throw results_error(fmt::format("{}: field 'shape' must hold B, C, L, pad_left, pad_right", where));
+    e.shape = shape5{s[0], s[1], s[2], s[3], s[4]};
+    e.winner = numbers_from_json(field<json>(entries[i], "winner", where), where + ".winner");
+    const json& ru = field<json>(entries[i], "runner_up", where);
+    if (!ru.is_null()) e.runner_up = numbers_from_json(ru, where + ".runner_up");
+    e.margin = field<double>(entries[i], "margin", where);
+    t.entries.push_back(std::move(e));
+  }
+  return t;
+}
+
+results_table read_table(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw results_error(fmt::format("{}: cannot be opened", path.string()));
+  std::stringstream text;
+  text << in.rdbuf();
+  if (text.str().empty()) throw results_error(fmt::format("{}: the file is empty", path.string()));
+  json j;
+  try {
+    j = json::parse(text.str(), nullptr, true, false);
+  } catch (const json::exception& e) {
+    throw results_error(fmt::format("{}: not valid JSON (truncated?): {}", path.string(), e.what()));
+  }
+  return table_from_json(j, path.string());
+}
+
+void write_file_atomic(const std::filesystem::path& path, const std::string& text) {
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path tmp = dir / fmt::format(".{}.tmp.{}", path.filename().string(), ::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) throw results_error(fmt::format("{}: cannot be written", tmp.string()));
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp);
+    throw results_error(fmt::format("{}: cannot be replaced: {}", path.string(), ec.message()));
+  }
+}
+
+void write_table(const results_table& t, const std::filesystem::path& path) { write_file_atomic(path, to_json(t).dump(1) + "\n"); }
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace padtune::tuner
