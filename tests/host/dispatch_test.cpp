@@ -1,1 +1,484 @@
-// placeholder: tests for dispatch come in the next commit
+// The dispatcher on the host backend: nearest-bucket lookup, the lookup order and its fallbacks
+// (a bad table never throws), the built-in default, bit-exact results against the host reference,
+// zero-size no-ops and bad input.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "embedded_tables.hpp"
+#include "padtune/buckets.hpp"
+#include "padtune/padtune.hpp"
+#include "padtune/reference.hpp"
+#include "results.hpp"
+
+namespace padtune {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The first registered instantiation with these fields (width 0: any); fails the test if there is none.
+const instantiation& find_by_fields(dtype type, std::string_view variant, int block_ol, int width = 16) {
+  for (const instantiation& i : registry())
+    if (i.type == type && i.variant == variant && i.block_ol == block_ol && (width == 0 || i.access_width == width))
+      return i;
+  ADD_FAILURE() << "no " << variant << " " << name_of(type) << " bo" << block_ol << " w" << width;
+  return registry().front();
+}
+
+struct row {
+  dtype type;
+  const char* bucket_name;
+  std::string id;
+  double ratio_to_memcpy = 1.0;
+};
+
+tuner::results_table host_table(const std::vector<row>& rows) {
+  tuner::results_table t;
+  t.device.backend = "host";
+  t.device.name = "host emulation";
+  for (const row& r : rows) {
+    tuner::table_entry e;
+    e.type = r.type;
+    EXPECT_TRUE(parse_bucket(r.bucket_name, e.where)) << r.bucket_name;
+    e.winner.id = r.id;
+    e.winner.median_us = 1;
+    e.winner.ratio_to_memcpy = r.ratio_to_memcpy;
+    t.entries.push_back(e);
+  }
+  return t;
+}
+
+/// What the host backend falls back to after the explicit path: the embedded host table if the
+/// build has one (results/host-emulation.json), else the built-in default.
+std::string host_fallback_source() {
+  for (const tuner::embedded_table* e = tuner::embedded_tables; e->file; ++e)
+    if (std::string(e->file) == "host-emulation.json") return "embedded:host-emulation.json";
+  return "built-in default";
+}
+
+/// True if the CUDA runtime sees a device (then the no-GPU tests do not apply).
+bool cuda_device_present() {
+  int count = 0;
+  const bool ok = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+  cudaGetLastError();
+  return ok;
+}
+
+/// A fresh folder per test; the lookup order is restored afterwards.
+class Dispatch : public ::testing::Test {
+ protected:
+  fs::path dir;
+
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir = fs::temp_directory_path() / fmt::format("padtune_dispatch_test_{}", ::getpid()) / info->name();
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    ::unsetenv("PADTUNE_RESULTS");
+    set_results_path("");
+  }
+  void TearDown() override {
+    ::unsetenv("PADTUNE_RESULTS");
+    set_results_path("");
+    std::error_code ec;
+    fs::remove_all(dir.parent_path(), ec);
+  }
+
+  std::string write(const std::string& name, const tuner::results_table& t) {
+    const fs::path p = dir / name;
+    tuner::write_table(t, p);
+    return p.string();
+  }
+  std::string write_text(const std::string& name, const std::string& text) {
+    const fs::path p = dir / name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+  }
+};
+
+/// The host backend's choice for f32 rows of length L.
+dispatch_choice explain_f32(std::int64_t rows, std::int64_t L, std::int64_t pad_left) {
+  return explain_dispatch(1, rows, L, pad_left, 0, dtype::f32, backend::host);
+}
+
+TEST_F(Dispatch, ExactBucketWins) {
+  const instantiation& a = find_by_fields(dtype::f32, "flat", 256);
+  const instantiation& b = find_by_fields(dtype::f32, "rowtile", 4096);
+  const instantiation& c = find_by_fields(dtype::f32, "seed", 512, 0);
+  const std::string path = write("t.json", host_table({{dtype::f32, "l4_r2_a16", a.id},
+                                                       {dtype::f32, "l13_r10_a4", b.id, 1.02},
+                                                       {dtype::f32, "l20_r5_a16", c.id}}));
+  set_results_path(path);
+  const dispatch_choice ch = explain_f32(1024, 8192, 3);
+  EXPECT_EQ(ch.inst, &b);
+  EXPECT_EQ(ch.table, path);
+  EXPECT_EQ(ch.bucket, "l13_r10_a4");
+  EXPECT_EQ(ch.matched_bucket, "l13_r10_a4");
+  EXPECT_NE(ch.reason.find("nearest bucket l13_r10_a4 (distance 0) in " + path + ", winner 1.02x memcpy"),
+            std::string::npos)
+      << ch.reason;
+}
+
+TEST_F(Dispatch, NearestBucketWins) {
+  const instantiation& a = find_by_fields(dtype::f32, "flat", 256);
+  const instantiation& b = find_by_fields(dtype::f32, "rowtile", 4096);
+  const std::string path = write("t.json", host_table({{dtype::f32, "l4_r2_a16", a.id}, {dtype::f32, "l13_r10_a4", b.id}}));
+  set_results_path(path);
+
+  dispatch_choice ch = explain_f32(1000, 5000, 3);  // l12_r9_a4: two steps from l13_r10_a4
+  EXPECT_EQ(ch.bucket, "l12_r9_a4");
+  EXPECT_EQ(ch.matched_bucket, "l13_r10_a4");
+  EXPECT_EQ(ch.inst, &b);
+  EXPECT_NE(ch.reason.find(fmt::format("(distance {})", bucket_distance({12, 9, 4}, {13, 10, 4}))), std::string::npos)
+      << ch.reason;
+
+  ch = explain_f32(3, 40, 0);  // l5_r1_a16: near l4_r2_a16
+  EXPECT_EQ(ch.matched_bucket, "l4_r2_a16");
+  EXPECT_EQ(ch.inst, &a);
+
+  ch = explain_f32(1 << 20, 1 << 25, 1);  // far from both: still the nearest
+  EXPECT_EQ(ch.matched_bucket, "l13_r10_a4");
+  EXPECT_EQ(ch.inst, &b);
+}
+
+TEST_F(Dispatch, TiesGoToTheFirstEntry) {
+  const instantiation& a = find_by_fields(dtype::f32, "flat", 256);
+  const instantiation& b = find_by_fields(dtype::f32, "rowtile", 4096);
+  // l10_r10_a16 is one step from either.
+  const std::string path = write("t.json", host_table({{dtype::f32, "l11_r10_a16", a.id}, {dtype::f32, "l9_r10_a16", b.id}}));
+  set_results_path(path);
+  EXPECT_EQ(explain_f32(1024, 1024, 0).inst, &a);
+  const std::string swapped = write("u.json", host_table({{dtype::f32, "l9_r10_a16", b.id}, {dtype::f32, "l11_r10_a16", a.id}}));
+  set_results_path(swapped);
+  EXPECT_EQ(explain_f32(1024, 1024, 0).inst, &b);
+}
+
+TEST_F(Dispatch, OnlyEntriesOfTheCallsDtypeCount) {
+  const instantiation& f64 = find_by_fields(dtype::f64, "flat", 512);
+  const instantiation& f16 = find_by_fields(dtype::f16, "rowtile", 1024);
+  const std::string path = write("t.json", host_table({{dtype::f64, "l13_r10_a8", f64.id}, {dtype::f16, "l2_r2_a2", f16.id}}));
+  set_results_path(path);
+  EXPECT_EQ(explain_dispatch(1, 1024, 8192, 1, 0, dtype::f64, backend::host).inst, &f64);
+  EXPECT_EQ(explain_dispatch(1, 1024, 8192, 1, 0, dtype::f16, backend::host).inst, &f16);  // far, but its dtype
+  // No f32 entry: the built-in default, and the reason says why.
+  const dispatch_choice ch = explain_f32(1024, 8192, 1);
+  EXPECT_EQ(ch.table, path);
+  EXPECT_EQ(ch.matched_bucket, "");
+  EXPECT_EQ(ch.inst->type, dtype::f32);
+  EXPECT_NE(ch.reason.find("has no f32 entry"), std::string::npos) << ch.reason;
+  EXPECT_NE(ch.reason.find("built-in default"), std::string::npos) << ch.reason;
+}
+
+TEST_F(Dispatch, BuiltInDefaultByRowBytes) {
+  // A table with only an f64 entry: every other dtype takes the built-in default.
+  const std::string path = write("t.json", host_table({{dtype::f64, "l0_r0_a16", find_by_fields(dtype::f64, "flat", 64).id}}));
+  set_results_path(path);
+  for (dtype t : {dtype::f32, dtype::f16, dtype::bf16}) {
+    SCOPED_TRACE(std::string(name_of(t)));
+    const std::int64_t L256 = 256 / std::int64_t(size_of(t));  // the shortest row of 256 bytes
+    const dispatch_choice long_rows = explain_dispatch(2, 3, L256, 1, 1, t, backend::host);
+    EXPECT_EQ(long_rows.inst, &find_by_fields(t, "rowtile", 2048));
+    EXPECT_EQ(long_rows.matched_bucket, "");
+    EXPECT_NE(long_rows.reason.find("built-in default"), std::string::npos) << long_rows.reason;
+    const dispatch_choice short_rows = explain_dispatch(2, 3, L256 - 1, 1, 1, t, backend::host);
+    EXPECT_EQ(short_rows.inst, &find_by_fields(t, "flat", 1024));
+    EXPECT_EQ(explain_dispatch(2, 3, 1 << 20, 0, 0, t, backend::host).inst->variant, "rowtile");
+    EXPECT_EQ(explain_dispatch(2, 3, 0, 0, 0, t, backend::host).inst->variant, "flat");
+  }
+  for (const instantiation* i : {explain_f32(1, 64, 0).inst, explain_f32(1, 63, 0).inst}) {
+    EXPECT_FALSE(i->needs_zeroed_dx) << i->id;
+    EXPECT_EQ(i->access_width, 16) << i->id;
+  }
+}
+
+TEST_F(Dispatch, WithoutATableTheHostBackendFallsBack) {
+  const dispatch_choice ch = explain_f32(4, 1000, 0);
+  EXPECT_EQ(ch.table, host_fallback_source());
+  if (ch.table == "built-in default") {
+    EXPECT_EQ(ch.matched_bucket, "");
+    EXPECT_EQ(ch.inst, &find_by_fields(dtype::f32, "rowtile", 2048));
+    EXPECT_NE(ch.reason.find("no embedded host-emulation.json"), std::string::npos) << ch.reason;
+  }
+}
+
+TEST_F(Dispatch, ResultsPathVariableBeatsEmbedded) {
+  const instantiation& a = find_by_fields(dtype::f32, "flat", 512);
+  const std::string path = write("env.json", host_table({{dtype::f32, "l10_r2_a16", a.id}}));
+  ::setenv("PADTUNE_RESULTS", path.c_str(), 1);
+  set_results_path("");  // drop what was resolved before the variable was set
+  const dispatch_choice ch = explain_f32(4, 1000, 0);
+  EXPECT_EQ(ch.table, path);
+  EXPECT_EQ(ch.inst, &a);
+}
+
+TEST_F(Dispatch, SetResultsPathBeatsTheVariable) {
+  const instantiation& a = find_by_fields(dtype::f32, "flat", 512);
+  const instantiation& b = find_by_fields(dtype::f32, "rowtile", 1024);
+  const std::string env = write("env.json", host_table({{dtype::f32, "l10_r2_a16", a.id}}));
+  const std::string set = write("set.json", host_table({{dtype::f32, "l10_r2_a16", b.id}}));
+  ::setenv("PADTUNE_RESULTS", env.c_str(), 1);
+  set_results_path(set);
+  EXPECT_EQ(explain_f32(4, 1000, 0).table, set);
+  EXPECT_EQ(explain_f32(4, 1000, 0).inst, &b);
+  set_results_path("");  // back to the variable
+  EXPECT_EQ(explain_f32(4, 1000, 0).table, env);
+  EXPECT_EQ(explain_f32(4, 1000, 0).inst, &a);
+}
+
+TEST_F(Dispatch, TablesAreCachedUntilSetResultsPath) {
+  const instantiation& a = find_by_fields(dtype::f32, "flat", 512);
+  const instantiation& b = find_by_fields(dtype::f32, "rowtile", 1024);
+  const std::string path = write("t.json", host_table({{dtype::f32, "l10_r2_a16", a.id}}));
+  set_results_path(path);
+  EXPECT_EQ(explain_f32(4, 1000, 0).inst, &a);
+  write("t.json", host_table({{dtype::f32, "l10_r2_a16", b.id}}));  // changed on disk: not read again
+  EXPECT_EQ(explain_f32(4, 1000, 0).inst, &a);
+  set_results_path(path);
+  EXPECT_EQ(explain_f32(4, 1000, 0).inst, &b);
+}
+
+TEST_F(Dispatch, BadTablesFallBackToTheNextSourceAndAreReportedOnce) {
+  std::string text = tuner::to_json(host_table({{dtype::f32, "l10_r2_a16", find_by_fields(dtype::f32, "flat", 512).id}})).dump(1);
+  nlohmann::json wrong_schema = nlohmann::json::parse(text);
+  wrong_schema["schema"] = 99;
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {(dir / "missing.json").string(), "cannot be opened"},
+      {write_text("empty.json", ""), "empty"},
+      {write_text("truncated.json", text.substr(0, text.size() / 2)), "not valid JSON"},
+      {write_text("schema.json", wrong_schema.dump()), "'schema'"},
+      {write_text("fast.json", std::string(text).replace(text.find("\"median_us\": 1.0"), 16, "\"median_us\": \"fast\"")),
+       "'median_us'"},
+      {dir.string(), ""},  // a folder
+  };
+  const std::string fallback = host_fallback_source();
+  for (const auto& [path, why] : bad) {
+    SCOPED_TRACE(path);
+    set_results_path(path);
+    ::testing::internal::CaptureStderr();
+    dispatch_choice ch;
+    EXPECT_NO_THROW(ch = explain_f32(4, 1000, 0));
+    EXPECT_NO_THROW(explain_f32(8, 100, 1));
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(ch.table, fallback);
+    EXPECT_NE(ch.inst, nullptr);
+    EXPECT_NE(ch.reason.find(path + " from set_results_path could not be read"), std::string::npos) << ch.reason;
+    EXPECT_NE(err.find(path), std::string::npos) << err;
+    EXPECT_NE(err.find(why), std::string::npos) << err;
+    EXPECT_EQ(err.find(path), err.rfind(path)) << "reported more than once:\n" << err;
+
+    // Dispatch does not throw either, and gives the right answer.
+    alignas(16) float dy[2 * 3 * 9], dx[2 * 3 * 4];
+    for (int i = 0; i < 2 * 3 * 9; ++i) dy[i] = float(i + 1);
+    ::testing::internal::CaptureStderr();
+    EXPECT_NO_THROW(dispatch(problem{dy, dx, 2, 3, 4, 2, 3, dtype::f32}, backend::host));
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "") << "reported again";
+    EXPECT_EQ(dx[0], 3.0f);
+    EXPECT_EQ(dx[5], 13.0f);  // row 1, element 1: dy[1 * 9 + 1 + 2]
+  }
+}
+
+TEST_F(Dispatch, BadVariableFallsBackToo) {
+  const std::string path = write_text("empty.json", "");
+  ::setenv("PADTUNE_RESULTS", path.c_str(), 1);
+  set_results_path("");
+  ::testing::internal::CaptureStderr();
+  const dispatch_choice ch = explain_f32(4, 1000, 0);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(ch.table, host_fallback_source());
+  EXPECT_NE(err.find("PADTUNE_RESULTS"), std::string::npos) << err;
+  EXPECT_NE(err.find(path), std::string::npos) << err;
+}
+
+TEST_F(Dispatch, UnknownWinnersAreSkippedWithOneWarning) {
+  const instantiation& good = find_by_fields(dtype::f32, "flat", 512);
+  const std::string path = write("t.json", host_table({{dtype::f32, "l10_r2_a16", "constant_pad1d_backward__f32__nope__bo1"},
+                                                       {dtype::f32, "l10_r2_a8", find_by_fields(dtype::f64, "flat", 512).id},
+                                                       {dtype::f32, "l3_r2_a16", good.id}}));
+  set_results_path(path);
+  ::testing::internal::CaptureStderr();
+  const dispatch_choice ch = explain_f32(4, 1000, 0);  // l9_r2_a16: the skipped entries were nearer
+  explain_f32(4, 1000, 0);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(ch.inst, &good);
+  EXPECT_EQ(ch.matched_bucket, "l3_r2_a16");
+  const auto at = err.find("constant_pad1d_backward__f32__nope__bo1");
+  EXPECT_NE(at, std::string::npos) << err;
+  EXPECT_EQ(at, err.rfind("constant_pad1d_backward__f32__nope__bo1")) << "warned more than once:\n" << err;
+  EXPECT_NE(err.find("takes dtype f64"), std::string::npos) << err;
+  EXPECT_NE(err.find(path), std::string::npos) << err;
+}
+
+/// Runs the dispatcher on the host and compares with the host reference, byte for byte.
+void expect_bit_exact(dtype t, std::int64_t B, std::int64_t C, std::int64_t L, std::int64_t pad_left, std::int64_t pad_right) {
+  SCOPED_TRACE(fmt::format("{} B={} C={} L={} pad_left={} pad_right={}", name_of(t), B, C, L, pad_left, pad_right));
+  const std::size_t S = size_of(t);
+  const std::size_t dy_bytes = std::size_t(B * C * (pad_left + L + pad_right)) * S, dx_bytes = std::size_t(B * C * L) * S;
+  std::vector<std::uint64_t> dy(dy_bytes / 8 + 2), dx(dx_bytes / 8 + 2), expected(dx_bytes / 8 + 2);
+  std::mt19937_64 gen(std::uint64_t(B * 1000003 + L * 101 + pad_left));
+  for (auto& w : dy) w = gen() | 0x0101010101010101ULL;  // no zero bytes: a missed zero shows
+  std::memset(dx.data(), 0xA5, dx.size() * 8);
+  std::memset(expected.data(), 0xA5, expected.size() * 8);
+  std::string why;
+  ASSERT_EQ(reference_host(problem{dy.data(), expected.data(), B, C, L, pad_left, pad_right, t}, &why), status::ok) << why;
+  dispatch(problem{dy.data(), dx.data(), B, C, L, pad_left, pad_right, t}, backend::host);
+  EXPECT_EQ(std::memcmp(dx.data(), expected.data(), dx.size() * 8), 0);  // the tail past dx too: untouched
+}
+
+void expect_bit_exact_on_shapes() {
+  for (dtype t : all_dtypes) {
+    expect_bit_exact(t, 2, 3, 17, 3, 5);
+    expect_bit_exact(t, 1, 4, 100, -3, 2);   // a crop on the left
+    expect_bit_exact(t, 2, 2, 70, 5, -10);   // a crop on the right
+    expect_bit_exact(t, 3, 1, 1000, 0, 0);   // long rows: rowtile by default
+    expect_bit_exact(t, 5, 7, 1, 1, 1);      // one element per row
+    expect_bit_exact(t, 1, 1, 513, -1, -2);  // crops on both sides
+  }
+}
+
+TEST_F(Dispatch, HostBackendIsBitExactWithTheDefault) {
+  const std::string path = write("t.json", host_table({}));  // no entries: the built-in default for all
+  set_results_path(path);
+  expect_bit_exact_on_shapes();
+}
+
+TEST_F(Dispatch, HostBackendIsBitExactWithTableWinners) {
+  std::vector<row> rows;
+  for (dtype t : all_dtypes) {
+    rows.push_back({t, "l4_r2_a16", find_by_fields(t, "flat", 64).id});
+    rows.push_back({t, "l10_r0_a16", find_by_fields(t, "rowtile", 512).id});
+  }
+  set_results_path(write("t.json", host_table(rows)));
+  expect_bit_exact_on_shapes();
+}
+
+TEST_F(Dispatch, SeedWinnerGetsDxZeroedFirst) {
+  // The seed only writes the copied part of dx: the dispatcher zeroes the rest (dx is poisoned).
+  std::vector<row> rows;
+  for (dtype t : all_dtypes) rows.push_back({t, "l5_r2_a16", find_by_fields(t, "seed", 256, 0).id});
+  set_results_path(write("t.json", host_table(rows)));
+  ASSERT_TRUE(explain_f32(4, 40, 0).inst->needs_zeroed_dx);
+  expect_bit_exact_on_shapes();
+}
+
+TEST_F(Dispatch, TypedAndUntypedEntryPointsValidateFirst) {
+  // No GPU is needed to reject bad input or to do nothing: both happen before any CUDA call.
+  try {
+    constant_pad1d_backward<float>(nullptr, nullptr, -1, 2, 3, 0, 0);
+    ADD_FAILURE() << "a negative B was accepted";
+  } catch (const error& e) {
+    EXPECT_EQ(e.code(), status::negative_size);
+  }
+  EXPECT_NO_THROW(constant_pad1d_backward<double>(nullptr, nullptr, 0, 2, 3, 0, 0));
+  EXPECT_NO_THROW(constant_pad1d_backward<__half>(nullptr, nullptr, 2, 0, 3, 1, 1));
+  EXPECT_NO_THROW(constant_pad1d_backward<__nv_bfloat16>(nullptr, nullptr, 2, 2, 0, 1, 1));
+  EXPECT_NO_THROW(constant_pad1d_backward(nullptr, nullptr, 2, 2, 0, -1, 1, dtype::f32));
+}
+
+TEST_F(Dispatch, ZeroSizeIsANoOp) {
+  alignas(16) unsigned char dx[64];
+  std::memset(dx, 0xA5, sizeof dx);
+  const unsigned char dy[64] = {1};
+  for (const problem& p : {problem{nullptr, nullptr, 0, 3, 4, 1, 1, dtype::f32}, problem{dy, dx, 2, 0, 4, 1, 1, dtype::f64},
+                           problem{dy, dx, 2, 3, 0, 2, 2, dtype::f16}, problem{nullptr, dx, 2, 3, 0, 0, 0, dtype::bf16},
+                           problem{dy, nullptr, 2, 3, 0, 4, -4, dtype::f32}}) {
+    EXPECT_NO_THROW(dispatch(p, backend::host));
+    EXPECT_NO_THROW(dispatch(p, backend::cuda));  // nothing to do: no device needed
+  }
+  for (unsigned char b : dx) ASSERT_EQ(b, 0xA5);
+  // It still explains what a non-empty shape of that bucket would take.
+  const dispatch_choice ch = explain_dispatch(0, 3, 4, 1, 1, dtype::f32, backend::host);
+  EXPECT_NE(ch.inst, nullptr);
+  EXPECT_NE(ch.reason.find("no elements"), std::string::npos) << ch.reason;
+}
+
+TEST_F(Dispatch, BadInputThrowsWithTheRightStatus) {
+  alignas(16) unsigned char buf[1024];
+  const auto expect_status = [](const problem& p, status code) {
+    try {
+      dispatch(p, backend::host);
+      ADD_FAILURE() << "accepted; expected " << name_of(code);
+    } catch (const error& e) {
+      EXPECT_EQ(e.code(), code) << name_of(e.code()) << ": " << e.what();
+      std::string why;
+      EXPECT_EQ(check(p, &why), code);
+      EXPECT_EQ(std::string(e.what()), why);
+    }
+  };
+  expect_status(problem{buf, buf + 512, -1, 3, 4, 1, 1, dtype::f32}, status::negative_size);
+  expect_status(problem{buf, buf + 512, 2, 3, -4, 1, 1, dtype::f32}, status::negative_size);
+  expect_status(problem{buf, buf + 512, 2, 3, 4, -3, -3, dtype::f32}, status::negative_output_length);
+  expect_status(problem{buf, buf + 512, 2, 3, 4, 1, 1, dtype(7)}, status::unknown_dtype);
+  expect_status(problem{nullptr, buf + 512, 2, 3, 4, 1, 1, dtype::f32}, status::null_pointer);
+  expect_status(problem{buf, nullptr, 2, 3, 4, 1, 1, dtype::f32}, status::null_pointer);
+  expect_status(problem{buf + 1, buf + 512, 2, 3, 4, 1, 1, dtype::f32}, status::misaligned_pointer);
+  expect_status(problem{buf, buf + 16, 2, 3, 4, 1, 1, dtype::f32}, status::overlapping_buffers);
+  expect_status(problem{buf, buf + 512, std::int64_t(1) << 40, std::int64_t(1) << 40, 4, 1, 1, dtype::f32},
+                status::size_overflow);
+
+  for (const auto& [shape, code] : std::vector<std::pair<std::vector<std::int64_t>, status>>{
+           {{-1, 1, 1, 0, 0}, status::negative_size}, {{1, 1, 4, -5, 0}, status::negative_output_length}}) {
+    try {
+      explain_dispatch(shape[0], shape[1], shape[2], shape[3], shape[4], dtype::f32, backend::host);
+      ADD_FAILURE() << "explain_dispatch accepted a bad shape";
+    } catch (const error& e) {
+      EXPECT_EQ(e.code(), code);
+    }
+  }
+}
+
+TEST_F(Dispatch, WithoutAGpuExplainWorksAndDispatchThrows) {
+  if (cuda_device_present()) GTEST_SKIP() << "a CUDA device is present: this test is for machines without one";
+  const dispatch_choice ch = explain_dispatch(4, 8, 1000, 0, 0, dtype::f32, backend::cuda);
+  EXPECT_EQ(ch.table, "built-in default");
+  EXPECT_NE(ch.reason.find("no usable CUDA device"), std::string::npos) << ch.reason;
+  alignas(16) float dy[4 * 8 * 10], dx[4 * 8 * 10];
+  try {
+    constant_pad1d_backward(dy, dx, 4, 8, 10, 0, 0);
+    ADD_FAILURE() << "dispatch without a GPU succeeded";
+  } catch (const error& e) {
+    EXPECT_EQ(e.code(), status::launch_failed) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no usable CUDA device"), std::string::npos) << e.what();
+  }
+  // With an explicit table, explain uses it even without a device.
+  const instantiation& a = find_by_fields(dtype::f32, "flat", 512);
+  tuner::results_table t = host_table({{dtype::f32, "l9_r5_a16", a.id}});
+  t.device.backend = "cuda";
+  t.device.name = "NVIDIA H200";
+  const std::string path = write("cuda.json", t);
+  set_results_path(path);
+  EXPECT_EQ(explain_dispatch(4, 8, 1000, 0, 0, dtype::f32, backend::cuda).inst, &a);
+}
+
+TEST_F(Dispatch, ConcurrentFirstCallsAgree) {
+  const instantiation& a = find_by_fields(dtype::f32, "flat", 512);
+  set_results_path(write("t.json", host_table({{dtype::f32, "l9_r2_a16", a.id}})));
+  std::vector<std::thread> threads;
+  std::vector<int> right(8, 0);
+  for (int k = 0; k < 8; ++k)
+    threads.emplace_back([&right, &a, k] {
+      for (int i = 0; i < 200; ++i) {
+        alignas(16) float dy[4 * 600], dx[4 * 512];
+        std::fill(dy, dy + 4 * 600, 1.0f);
+        dispatch(problem{dy, dx, 1, 4, 512, 44, 44, dtype::f32}, backend::host);
+        right[k] += explain_f32(4, 512, 44).inst == &a && dx[0] == 1.0f && dx[4 * 512 - 1] == 1.0f;
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (int k = 0; k < 8; ++k) EXPECT_EQ(right[k], 200) << "thread " << k;
+}
+
+}  // namespace
+}  // namespace padtune

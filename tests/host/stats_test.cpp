@@ -1,1 +1,48 @@
-// placeholder: tests for stats come in the next commit
+// Sample statistics and the sampler's stop rule.
+#include <gtest/gtest.h>
+
+#include "stats.hpp"
+
+namespace padtune::tuner {
+namespace {
+
+TEST(Stats, MedianAndQuartilesInterpolate) {
+  const summary s = summarize({5, 1, 4, 2, 3});
+  EXPECT_DOUBLE_EQ(s.median, 3);
+  EXPECT_DOUBLE_EQ(s.q1, 2);
+  EXPECT_DOUBLE_EQ(s.q3, 4);
+  EXPECT_EQ(s.samples, 5);
+  const summary even = summarize({1, 2, 3, 4});
+  EXPECT_DOUBLE_EQ(even.median, 2.5);
+  EXPECT_DOUBLE_EQ(even.q1, 1.75);
+  EXPECT_DOUBLE_EQ(even.q3, 3.25);
+  EXPECT_DOUBLE_EQ(even.relative_spread(), 1.5 / 2.5);
+}
+
+TEST(Stats, EmptyAndSingle) {
+  EXPECT_EQ(summarize({}).samples, 0);
+  EXPECT_DOUBLE_EQ(summarize({}).relative_spread(), 0);
+  const summary one = summarize({7});
+  EXPECT_DOUBLE_EQ(one.median, 7);
+  EXPECT_DOUBLE_EQ(one.iqr(), 0);
+}
+
+TEST(Stats, OutliersMoveTheMedianLittle) {
+  std::vector<double> v(99, 10.0);
+  v.push_back(1e6);
+  EXPECT_DOUBLE_EQ(summarize(v).median, 10.0);
+}
+
+TEST(StopRule, StopsOnLowSpreadOnlyAfterMinimum) {
+  stop_rule r;
+  r.min_samples = 5, r.max_samples = 100, r.target_spread = 0.01, r.budget_seconds = 10;
+  EXPECT_FALSE(r.done({1, 1, 1, 1}, 0.0));          // too few
+  EXPECT_TRUE(r.done({1, 1, 1, 1, 1}, 0.0));        // quiet: stop
+  EXPECT_FALSE(r.done({1, 2, 1, 2, 1, 2}, 0.0));    // noisy: go on
+  EXPECT_TRUE(r.done({1, 2, 1, 2, 1, 2}, 10.5));    // budget spent
+  EXPECT_TRUE(r.done(std::vector<double>(100, 1.0), 0.0));  // the maximum
+  EXPECT_TRUE(r.done({1, 2}, 41.0));                // a very slow candidate stops before the minimum
+}
+
+}  // namespace
+}  // namespace padtune::tuner

@@ -1,1 +1,65 @@
-// placeholder: tests for sweep come in the next commit
+// The default sweep covers the buckets; --sizes files are read with errors that name file and line.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+
+#include "padtune/buckets.hpp"
+#include "sweep.hpp"
+
+namespace padtune::tuner {
+namespace {
+
+TEST(Sweep, DefaultCoversLengthsRowsAlignmentsAndPayloads) {
+  for (dtype t : all_dtypes) {
+    const auto shapes = default_sweep(t);
+    std::set<int> lengths, rows, aligns;
+    long long min_payload = 1LL << 62, max_payload = 0;
+    for (const shape5& s : shapes) {
+      const bucket b = bucket_of(s.B * s.C, s.L, s.pad_left, t);
+      lengths.insert(b.log2_L), rows.insert(b.log2_rows), aligns.insert(b.align);
+      const long long payload = 2 * s.B * s.C * s.L * (long long)size_of(t);
+      min_payload = std::min(min_payload, payload), max_payload = std::max(max_payload, payload);
+    }
+    EXPECT_TRUE(lengths.count(0) && lengths.count(20)) << name_of(t);  // L from 1 to 2^20
+    EXPECT_TRUE(rows.count(0) && rows.count(22)) << name_of(t);        // rows from 1 to 2^22
+    EXPECT_TRUE(aligns.count(16) && aligns.count(int(size_of(t)))) << name_of(t);
+    EXPECT_LE(min_payload, 16 << 10) << name_of(t);  // kilobytes
+    EXPECT_GE(max_payload, 1LL << 30) << name_of(t); // gigabytes
+  }
+}
+
+std::filesystem::path write_temp(const std::string& name, const std::string& text) {
+  const auto p = std::filesystem::temp_directory_path() / ("padtune_sweep_test_" + name);
+  std::ofstream(p) << text;
+  return p;
+}
+
+TEST(Sweep, ReadsSizesFiles) {
+  const auto p = write_temp("ok.txt", "# B C L pl pr\n32 256 8192 3 5\n4,64,262144,1,2  # comment\n\n8 1024 4096 -3 5\n");
+  const auto v = read_sizes_file(p);
+  ASSERT_EQ(v.size(), 3u);
+  EXPECT_EQ(v[1], (shape5{4, 64, 262144, 1, 2}));
+  EXPECT_EQ(v[2].pad_left, -3);
+}
+
+TEST(Sweep, BadSizesFilesNameTheLine) {
+  auto expect_error = [](const std::string& text, const std::string& needle) {
+    const auto p = write_temp("bad.txt", text);
+    try {
+      read_sizes_file(p);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const results_error& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  expect_error("1 2 3 4 5\n1 2 x 4 5\n", "bad.txt:2: 'x' is not an integer");
+  expect_error("1 2 3 4\n", ":1: expected B C L pad_left pad_right, got 4 numbers");
+  expect_error("1 2 3 -9 1\n", ":1: OL = pad_left + L + pad_right");
+  expect_error("-1 2 3 0 0\n", ":1: B must be >= 0");
+  expect_error("# nothing\n", "holds no shapes");
+  EXPECT_THROW(read_sizes_file("/nonexistent/padtune/sizes.txt"), results_error);
+}
+
+}  // namespace
+}  // namespace padtune::tuner

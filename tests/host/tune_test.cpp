@@ -1,1 +1,144 @@
-// placeholder: tests for tune come in the next commit
+// The tuner end to end on the host backend: a table is written, a second run measures nothing new,
+// a torn cache line is redone, a foreign cache is refused; and selection alone.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "tune.hpp"
+
+namespace padtune::tuner {
+namespace {
+
+std::filesystem::path fresh_dir(const std::string& name) {
+  const auto d = std::filesystem::temp_directory_path() / ("padtune_tune_test_" + name);
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+tune_options quick_options(const std::filesystem::path& dir) {
+  tune_options o;
+  o.where = backend::host;
+  o.dtypes = {dtype::f32, dtype::bf16};
+  o.filter = "__(seed__bo256|rowtile__bo1024|flat__bo1024)__";
+  o.sizes = {{2, 4, 8, 2, 3}, {2, 3, 3000, 1, 1}, {2, 3, 3000, 8, 0}};
+  o.results_dir = dir;
+  o.measure.warmup = 1;
+  o.measure.rule = stop_rule{3, 5, 0.01, 0.01};
+  o.retime_rounds = 3;
+  o.command = "tune_test";
+  return o;
+}
+
+TEST(Tune, HostRunWritesATableAndResumesFromTheCache) {
+  const auto dir = fresh_dir("resume");
+  const tune_options o = quick_options(dir);
+  const tune_report first = run_tune(o, nullptr);
+  std::size_t pairs = 0;  // shapes x (candidates + the memcpy floor), per dtype
+  for (dtype t : o.dtypes) pairs += o.sizes.size() * (candidates_for(t, o).size() + 1);
+  EXPECT_EQ(pairs, 3u * (4 + 1) * 2);  // seed bo256, rowtile bo1024, flat bo1024 at widths 16 and 8
+  EXPECT_EQ(first.measured, pairs);
+  EXPECT_EQ(first.from_cache, 0u);
+  EXPECT_EQ(first.failed, 0u);
+  EXPECT_FALSE(first.interrupted);
+  ASSERT_TRUE(std::filesystem::exists(first.table_path));
+  EXPECT_EQ(first.table_path.filename(), "host-emulation.json");
+  const results_table t = read_table(first.table_path);
+  EXPECT_TRUE(t.complete);
+  EXPECT_EQ(t.device.backend, "host");
+  // Three shapes, three buckets per dtype (the two long ones differ in alignment).
+  EXPECT_EQ(t.entries.size(), 6u);
+  for (const table_entry& e : t.entries) {
+    EXPECT_NE(find_instantiation(e.winner.id), nullptr) << e.winner.id;
+    EXPECT_GT(e.winner.median_us, 0);
+    EXPECT_GT(e.winner.ratio_to_memcpy, 0);
+    EXPECT_TRUE(e.runner_up.has_value());
+  }
+
+  const tune_report second = run_tune(o, nullptr);
+  EXPECT_EQ(second.measured, 0u);
+  EXPECT_EQ(second.from_cache, pairs);
+}
+
+TEST(Tune, ATornLastLineIsRedoneAndTheRestKept) {
+  const auto dir = fresh_dir("torn");
+  const tune_options o = quick_options(dir);
+  const tune_report first = run_tune(o, nullptr);
+  {  // a kill in the middle of a write leaves half a line
+    std::ofstream(first.cache_path, std::ios::app) << "{\"id\": \"constant_pad1d_backward__f32__flat";
+  }
+  const tune_report second = run_tune(o, nullptr);
+  EXPECT_EQ(second.measured, 0u);
+  EXPECT_EQ(second.from_cache, first.measured);
+}
+
+TEST(Tune, AForeignCacheIsRefused) {
+  const auto dir = fresh_dir("foreign");
+  const tune_options o = quick_options(dir);
+  const tune_report first = run_tune(o, nullptr);
+  std::string text;
+  {
+    std::ifstream in(first.cache_path);
+    std::getline(in, text);
+  }
+  auto refused_with = [&](const std::string& header, const std::string& needle) {
+    std::ofstream(first.cache_path, std::ios::trunc) << header << "\n";
+    try {
+      run_tune(o, nullptr);
+      ADD_FAILURE() << "a foreign cache was accepted: " << header;
+    } catch (const results_error& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(first.cache_path.string()), std::string::npos) << e.what();
+    }
+  };
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string h = text;
+    const auto at = h.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return h.replace(at, from.size(), to);
+  };
+  refused_with(replaced("\"harness_version\":\"0.1.0\"", "\"harness_version\":\"9.9.9\""), "made by padtune 9.9.9");
+  refused_with(replaced("\"name\":\"host emulation", "\"name\":\"NVIDIA H200 (not this"), "measured on 'NVIDIA H200");
+  refused_with("{\"something\": 1}", "not a padtune measurement cache");
+  refused_with("not json", "not a padtune cache header");
+}
+
+TEST(Tune, AnInterruptedRunWritesAPartialTable) {
+  const auto dir = fresh_dir("interrupted");
+  tune_options o = quick_options(dir);
+  std::atomic<bool> stop{true};  // as if SIGINT came before the first measurement
+  o.interrupted = &stop;
+  const tune_report r = run_tune(o, nullptr);
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_FALSE(read_table(r.table_path).complete);
+}
+
+measurement ok(const std::string& id, const shape5& s, double median) {
+  measurement m;
+  m.id = id, m.type = dtype::f32, m.shape = s, m.status = "ok";
+  m.t.cold.median = median;
+  return m;
+}
+
+TEST(Selection, RanksByGeometricMeanOverTheShapesOfABucket) {
+  const shape5 a{1, 1, 4096, 4, 0}, b{1, 1, 5000, 4, 0};  // one bucket: l12_r0_a16
+  const auto ranked = rank_buckets({ok("x", a, 10), ok("x", b, 40), ok("y", a, 20), ok("y", b, 10), ok("z", a, 10)});
+  ASSERT_EQ(ranked.size(), 1u);
+  ASSERT_EQ(ranked[0].ranked.size(), 2u);  // z ran on one shape only: not ranked
+  EXPECT_EQ(ranked[0].ranked[0].first, "y");  // sqrt(2 * 1) < sqrt(1 * 4)
+  EXPECT_NEAR(ranked[0].ranked[0].second, std::sqrt(2.0), 1e-12);
+  EXPECT_EQ(ranked[0].where.name(), "l12_r0_a16");
+}
+
+TEST(Selection, ASimplerCandidateWithinNoiseWins) {
+  const instantiation* big = find_instantiation("constant_pad1d_backward__f32__rowtile__bo8192__t256__w16");
+  const instantiation* small = find_instantiation("constant_pad1d_backward__f32__rowtile__bo1024__t256__w16");
+  ASSERT_TRUE(big && small);
+  summary fast{100.0, 99.9, 100.1, 30}, close{100.5, 100.4, 100.6, 30}, slow{110.0, 109.9, 110.1, 30};
+  EXPECT_EQ(pick_finalist({big, small}, {fast, close}), 1u);  // within 1%: the smaller tile
+  EXPECT_EQ(pick_finalist({big, small}, {fast, slow}), 0u);   // 10% slower: the fastest
+  EXPECT_EQ(pick_finalist({small, big}, {close, fast}), 0u);
+}
+
+}  // namespace
+}  // namespace padtune::tuner

@@ -18,7 +18,9 @@ bucket bucket_of(std::int64_t rows, std::int64_t L, std::int64_t pad_left, dtype
   bucket b;
   b.log2_L = floor_log2(L);
   b.log2_rows = floor_log2(rows);
-  const std::uint64_t offset = std::uint64_t(pad_left < 0 ? -pad_left : pad_left) * size_of(type);
+  // Negated in unsigned arithmetic: -INT64_MIN would overflow.
+  const std::uint64_t magnitude = pad_left < 0 ? std::uint64_t(0) - std::uint64_t(pad_left) : std::uint64_t(pad_left);
+  const std::uint64_t offset = magnitude * size_of(type);
   b.align = 16;
   while (b.align > 1 && offset % unsigned(b.align) != 0) b.align /= 2;
   return b;

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <cmath>
+#include <limits>
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -29,6 +31,11 @@ T field(const json& j, const char* key, const std::string& where) {
         return T(v);
       } else {
         if (!it->is_number_integer()) throw results_error("");
+        // get<int> would wrap 2^40 silently: check the range first.
+        if (it->is_number_unsigned() ? it->get<unsigned long long>() > (unsigned long long)std::numeric_limits<T>::max()
+                                     : (it->get<long long>() < (long long)std::numeric_limits<T>::min() ||
+                                        it->get<long long>() > (long long)std::numeric_limits<T>::max()))
+          throw results_error("");
         return it->get<T>();
       }
     } else {
@@ -39,7 +46,13 @@ T field(const json& j, const char* key, const std::string& where) {
   }
 }
 
+double finite(double v, const char* what) {
+  if (!std::isfinite(v)) throw results_error(fmt::format("refusing to write a non-finite {} ({})", what, v));
+  return v;
+}
+
 json numbers_json(const candidate_numbers& c) {
+  finite(c.median_us, "median_us"), finite(c.iqr_us, "iqr_us"), finite(c.gbps, "gbps"), finite(c.ratio_to_memcpy, "ratio_to_memcpy");
   return {{"id", c.id}, {"median_us", c.median_us}, {"iqr_us", c.iqr_us}, {"gbps", c.gbps}, {"ratio_to_memcpy", c.ratio_to_memcpy}};
 }
 
@@ -111,7 +124,7 @@ json to_json(const results_table& t) {
                 {"bucket", e.where.name()},
                 {"shape", {e.shape.B, e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right}},
                 {"winner", numbers_json(e.winner)},
-                {"margin", e.margin}};
+                {"margin", finite(e.margin, "margin")}};
     row["runner_up"] = e.runner_up ? numbers_json(*e.runner_up) : json(nullptr);
     entries.push_back(std::move(row));
   }
@@ -160,11 +173,18 @@ results_table read_table(const std::filesystem::path& path) {
   std::stringstream text;
   text << in.rdbuf();
   if (text.str().empty()) throw results_error(fmt::format("{}: the file is empty", path.string()));
+  // A table is a few levels deep; refusing depth early keeps hostile files from exhausting the
+  // stack in nlohmann's recursive copies and dumps.
+  constexpr int max_depth = 16;
+  const json::parser_callback_t depth_guard = [&](int depth, json::parse_event_t, json&) {
+    if (depth > max_depth) throw results_error(fmt::format("{}: nested deeper than {} levels", path.string(), max_depth));
+    return true;
+  };
   json j;
   try {
-    j = json::parse(text.str(), nullptr, true, false);
+    j = json::parse(text.str(), depth_guard, true, false);
   } catch (const json::exception& e) {
-    throw results_error(fmt::format("{}: not valid JSON (truncated?): {}", path.string(), e.what()));
+    throw results_error(fmt::format("{}: not valid JSON (truncated, or a number out of range?): {}", path.string(), e.what()));
   }
   return table_from_json(j, path.string());
 }

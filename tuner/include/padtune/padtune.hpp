@@ -38,7 +38,8 @@ struct dispatch_choice {
   const instantiation* inst = nullptr;  ///< never null
   std::string table;   ///< where the table came from: a path, "embedded:<file>", or "built-in default"
   std::string bucket;  ///< the shape's bucket
-  std::string matched_bucket;  ///< the nearest bucket in the table ("" for the built-in default)
+  std::string matched_bucket;  ///< the nearest bucket in the table ("" when the built-in default is used:
+                               ///< no table, or no entry of this dtype in it)
   std::string reason;  ///< one line in words
 };
 
@@ -48,7 +49,8 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
                                  std::int64_t pad_right, dtype type, backend b = backend::cuda);
 
 /// Use this results file for every device from now on ("" returns to the default lookup order).
-/// Tables already loaded are dropped.
+/// Tables already loaded are dropped, so PADTUNE_RESULTS is read again on the next lookup. Not to
+/// be called while another thread dispatches or explains: call it at start-up (or in tests).
 void set_results_path(const std::string& path);
 
 }  // namespace padtune

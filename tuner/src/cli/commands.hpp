@@ -2,6 +2,10 @@
 // The padtune CLI's subcommands: each adds itself to the app and runs when chosen.
 #include <CLI/CLI.hpp>
 
+namespace padtune::tuner {
+struct results_table;
+}
+
 namespace padtune::cli {
 
 /// Exit codes, documented in --help.
@@ -18,5 +22,11 @@ void add_list_command(CLI::App& app, int* result);
 void add_tune_command(CLI::App& app, int* result);      ///< tune, verify
 void add_show_command(CLI::App& app, int* result);      ///< show FILE
 void add_dispatch_commands(CLI::App& app, int* result); ///< explain, run
+
+/// The command line this process was started with, for provenance in results files.
+const std::string& command_line();
+
+/// Prints a results table as a readable table (show, and the end of tune).
+void print_table(const tuner::results_table& t);
 
 }  // namespace padtune::cli

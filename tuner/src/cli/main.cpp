@@ -1,10 +1,19 @@
 // padtune: list, verify and tune the ConstantPad1dBackward kernel family.
 #include <cstdio>
+#include <string>
 
 #include "commands.hpp"
 
+namespace padtune::cli {
+namespace {
+std::string the_command_line;
+}
+const std::string& command_line() { return the_command_line; }
+}  // namespace padtune::cli
+
 int main(int argc, char** argv) {
   using namespace padtune::cli;
+  for (int i = 0; i < argc; ++i) the_command_line += (i ? " " : "") + std::string(i ? argv[i] : "padtune");
   CLI::App app{"padtune: autotuned ConstantPad1dBackward kernels (dx[b,c,i] = dy[b,c,i+pad_left])", "padtune"};
   app.require_subcommand(1);
   app.footer(

@@ -1,0 +1,144 @@
+#include "cache.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+namespace padtune::tuner {
+namespace {
+
+using nlohmann::json;
+
+json summary_json(const summary& s) { return {{"median_us", s.median}, {"q1_us", s.q1}, {"q3_us", s.q3}, {"samples", s.samples}}; }
+
+summary summary_from_json(const json& j, const std::string& where) {
+  summary s;
+  try {
+    s.median = j.at("median_us").get<double>();
+    s.q1 = j.at("q1_us").get<double>();
+    s.q3 = j.at("q3_us").get<double>();
+    s.samples = j.at("samples").get<int>();
+  } catch (const json::exception& e) {
+    throw results_error(fmt::format("{}: {}", where, e.what()));
+  }
+  return s;
+}
+
+json header_json(const device_fingerprint& device, const json& settings) {
+  return {{"padtune_cache", results_schema_version}, {"harness_version", harness_version}, {"device", to_json(device)},
+          {"settings", settings}};
+}
+
+}  // namespace
+
+std::string measurement_key(const std::string& id, dtype type, const shape5& s) {
+  return fmt::format("{}|{}|{},{},{},{},{}", id, name_of(type), s.B, s.C, s.L, s.pad_left, s.pad_right);
+}
+
+json to_json(const measurement& m) {
+  return {{"id", m.id},
+          {"dtype", name_of(m.type)},
+          {"shape", {m.shape.B, m.shape.C, m.shape.L, m.shape.pad_left, m.shape.pad_right}},
+          {"status", m.status},
+          {"error", m.error},
+          {"cold", summary_json(m.t.cold)},
+          {"hot", summary_json(m.t.hot)}};
+}
+
+measurement measurement_from_json(const json& j, const std::string& where) {
+  measurement m;
+  try {
+    m.id = j.at("id").get<std::string>();
+    const auto type = parse_dtype(j.at("dtype").get<std::string>());
+    if (!type) throw results_error(fmt::format("{}: field 'dtype' names no dtype", where));
+    m.type = *type;
+    const auto s = j.at("shape").get<std::vector<long long>>();
+    if (s.size() != 5) throw results_error(fmt::format("{}: field 'shape' must hold 5 numbers", where));
+    m.shape = shape5{s[0], s[1], s[2], s[3], s[4]};
+    m.status = j.at("status").get<std::string>();
+    m.error = j.at("error").get<std::string>();
+  } catch (const json::exception& e) {
+    throw results_error(fmt::format("{}: {}", where, e.what()));
+  }
+  m.t.cold = summary_from_json(j.at("cold"), where + ": cold");
+  m.t.hot = summary_from_json(j.at("hot"), where + ": hot");
+  return m;
+}
+
+measurement_cache::measurement_cache(std::filesystem::path path, const device_fingerprint& device, const json& settings)
+    : path_(std::move(path)) {
+  const std::string name = path_.string();
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(path_);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  const bool fresh = lines.empty();
+  if (!fresh) {
+    json header;
+    try {
+      header = json::parse(lines[0]);
+    } catch (const json::exception&) {
+      throw results_error(fmt::format("{}: line 1 is not a padtune cache header; move the file away", name));
+    }
+    if (!header.is_object() || !header.contains("padtune_cache"))
+      throw results_error(fmt::format("{}: not a padtune measurement cache; move the file away", name));
+    const std::string version = header.value("harness_version", std::string("?"));
+    if (header["padtune_cache"] != results_schema_version || version != harness_version)
+      throw results_error(fmt::format("{}: made by padtune {} (cache schema {}), this is padtune {} (schema {}): measurements "
+                                      "from other software are not mixed in; move the file away or pass another --cache",
+                                      name, version, header["padtune_cache"].dump(), harness_version, results_schema_version));
+    const device_fingerprint theirs = fingerprint_from_json(header.at("device"), name + ": header.device");
+    if (!theirs.same_model(device))
+      throw results_error(fmt::format("{}: measured on '{}' ({} backend, driver {}, runtime {}), this run is on '{}' ({} backend, "
+                                      "driver {}, runtime {}): move the file away or pass another --cache",
+                                      name, theirs.name, theirs.backend, theirs.driver_version, theirs.runtime_version,
+                                      device.name, device.backend, device.driver_version, device.runtime_version));
+    if (header.value("settings", json::object()) != settings)
+      throw results_error(fmt::format("{}: measured with other settings ({}), this run uses {}: move the file away or pass "
+                                      "another --cache", name, header.value("settings", json::object()).dump(), settings.dump()));
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+      if (lines[i].empty()) continue;
+      try {
+        measurement m = measurement_from_json(json::parse(lines[i]), fmt::format("{}:{}", name, i + 1));
+        records_[measurement_key(m.id, m.type, m.shape)] = std::move(m);
+      } catch (const std::exception& e) {
+        if (i + 1 != lines.size()) throw results_error(fmt::format("{}:{}: corrupt line: {}", name, i + 1, e.what()));
+        ++dropped_;  // a line torn by a kill mid-write: that measurement is redone
+      }
+    }
+  }
+  if (!path_.parent_path().empty()) std::filesystem::create_directories(path_.parent_path());
+  if (dropped_ > 0) {  // rewrite without the torn line, atomically
+    std::string text = lines[0] + "\n";
+    for (const auto& [key, m] : records_) text += to_json(m).dump() + "\n";
+    write_file_atomic(path_, text);
+  }
+  out_ = std::fopen(name.c_str(), "ab");
+  if (!out_) throw results_error(fmt::format("{}: cannot be opened for appending", name));
+  if (fresh) {
+    const std::string h = header_json(device, settings).dump() + "\n";
+    std::fwrite(h.data(), 1, h.size(), out_);
+    std::fflush(out_);
+  }
+}
+
+measurement_cache::~measurement_cache() {
+  if (out_) std::fclose(out_);
+}
+
+const measurement* measurement_cache::find(const std::string& key) const {
+  const auto it = records_.find(key);
+  return it == records_.end() ? nullptr : &it->second;
+}
+
+void measurement_cache::add(const measurement& m) {
+  const std::string line = to_json(m).dump() + "\n";
+  if (std::fwrite(line.data(), 1, line.size(), out_) != line.size() || std::fflush(out_) != 0)
+    throw results_error(fmt::format("{}: cannot append a measurement", path_.string()));
+  // fflush hands the line to the kernel: it survives the process being killed. No fsync per line:
+  // it would cost more than the measurement, and a machine crash loses only recent lines.
+  records_[measurement_key(m.id, m.type, m.shape)] = m;
+}
+
+}  // namespace padtune::tuner

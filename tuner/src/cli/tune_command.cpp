@@ -1,0 +1,194 @@
+// `padtune tune` and `padtune verify`.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "../sweep.hpp"
+#include "../tune.hpp"
+#include "commands.hpp"
+
+namespace padtune::cli {
+namespace {
+
+std::atomic<bool> interrupted{false};
+extern "C" void on_signal(int) { interrupted.store(true); }
+
+struct search_options {
+  std::string backend_name;
+  std::vector<std::string> dtypes, variants;
+  std::string filter, sizes_file, results_dir = "results", table, cache;
+  double budget = 0;
+  bool hot = false, json = false;
+};
+
+void add_search_options(CLI::App* cmd, search_options& o) {
+  cmd->add_option("--backend", o.backend_name, "cuda or host (default: cuda where a GPU is usable, else host)")
+      ->check(CLI::IsMember({"cuda", "host"}));
+  cmd->add_option("--dtype", o.dtypes, "Only these dtypes (f32 f64 f16 bf16; repeat or list)")
+      ->check(CLI::IsMember({"f32", "f64", "f16", "bf16"}));
+  cmd->add_option("--variant", o.variants, "Only these variants (seed rowtile flat)")->check(CLI::IsMember({"seed", "rowtile", "flat"}));
+  cmd->add_option("--filter", o.filter, "Only instantiation ids matching this regular expression");
+  cmd->add_option("--sizes", o.sizes_file, "A file of shapes, 'B C L pad_left pad_right' per line")->check(CLI::ExistingFile);
+}
+
+bool cuda_usable() {
+  try {
+    tuner::cuda_device_fingerprint();
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+/// Fills tune_options from the command line; returns an exit code other than exit_ok on bad input.
+int make_options(const search_options& s, tuner::tune_options& o) {
+  o.where = s.backend_name.empty() ? (cuda_usable() ? backend::cuda : backend::host)
+                                   : (s.backend_name == "cuda" ? backend::cuda : backend::host);
+  if (o.where == backend::cuda && !cuda_usable()) {
+    try {
+      tuner::cuda_device_fingerprint();
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "padtune: --backend cuda, but no GPU is usable: {}\n", e.what());
+    }
+    return exit_no_device;
+  }
+  if (!s.dtypes.empty()) {
+    o.dtypes.clear();
+    for (const std::string& d : s.dtypes) o.dtypes.push_back(*parse_dtype(d));
+  }
+  o.variants = s.variants;
+  o.filter = s.filter;
+  try {
+    if (!s.sizes_file.empty()) o.sizes = tuner::read_sizes_file(s.sizes_file);
+    for (dtype t : o.dtypes)
+      if (tuner::candidates_for(t, o).empty()) {
+        fmt::print(stderr, "padtune: no instantiation of {} matches --variant/--filter\n", name_of(t));
+        return exit_bad_input;
+      }
+  } catch (const tuner::results_error& e) {
+    fmt::print(stderr, "padtune: {}\n", e.what());
+    return exit_bad_input;
+  }
+  return exit_ok;
+}
+
+/// A bar with the time left on a terminal; a plain line per finished shape otherwise.
+tuner::progress_fn make_progress() {
+  const bool tty = ::isatty(STDERR_FILENO);
+  auto last = std::make_shared<std::chrono::steady_clock::time_point>();
+  return [tty, last](std::size_t done, std::size_t total, double eta, const std::string& what) {
+    const double pct = total ? 100.0 * double(done) / double(total) : 100.0;
+    if (tty) {
+      const auto now = std::chrono::steady_clock::now();
+      if (done != total && now - *last < std::chrono::milliseconds(100)) return;
+      *last = now;
+      const int width = 30, filled = int(pct / 100 * width);
+      fmt::print(stderr, "\r[{}{}] {:5.1f}% {}/{} ~{:.0f}s left  {:<60.60}", std::string(filled, '#'),
+                 std::string(width - filled, '.'), pct, done, total, eta, what);
+      if (done == total) fmt::print(stderr, "\n");
+    } else if (what.size() >= 6 && what.compare(what.size() - 6, 6, ": done") == 0) {
+      fmt::print(stderr, "[{:5.1f}%] {}/{} ~{:.0f}s left: {}\n", pct, done, total, eta, what);
+    }
+  };
+}
+
+int run_tune_command(const search_options& s, const std::string& command) {
+  tuner::tune_options o;
+  if (const int rc = make_options(s, o); rc != exit_ok) return rc;
+  if (s.budget < 0) {
+    fmt::print(stderr, "padtune tune: --budget must be positive, got {}\n", s.budget);
+    return exit_usage;
+  }
+  if (s.budget > 0) o.budget_seconds = s.budget;
+  o.results_dir = s.results_dir;
+  o.table_path = s.table;
+  o.cache_path = s.cache;
+  o.measure.l2_cold = !s.hot;
+  o.command = command;
+  o.interrupted = &interrupted;
+  if (o.where == backend::host) {
+    fmt::print(stderr, "padtune tune: host backend: emulation on the CPU; its timings say nothing about GPU speed\n");
+    o.measure.rule = tuner::stop_rule{3, 20, 0.02, 0.02};  // it ranks nothing real: keep it short
+    o.retime_rounds = 5;
+  }
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  tuner::tune_report r;
+  try {
+    r = tuner::run_tune(o, make_progress());
+  } catch (const tuner::results_error& e) {
+    fmt::print(stderr, "padtune tune: {}\n", e.what());
+    return exit_bad_input;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "padtune tune: {}\n", e.what());
+    return exit_failed;
+  }
+  if (s.json) {
+    fmt::print("{}\n", tuner::to_json(r.table).dump(2));
+  } else {
+    print_table(r.table);
+  }
+  fmt::print(stderr, "padtune tune: {} measured, {} from the cache, {} failed, {} pruned in {:.1f} s; table {}, cache {}\n",
+             r.measured, r.from_cache, r.failed, r.pruned, r.seconds, r.table_path.string(), r.cache_path.string());
+  if (r.interrupted) {
+    fmt::print(stderr, "padtune tune: interrupted; the table is marked partial, and running again resumes from the cache\n");
+    return 130;
+  }
+  return exit_ok;
+}
+
+int run_verify_command(const search_options& s) {
+  tuner::tune_options o;
+  if (const int rc = make_options(s, o); rc != exit_ok) return rc;
+  std::size_t passed = 0, failed = 0;
+  for (dtype t : o.dtypes) {
+    const std::vector<tuner::shape5> shapes = o.sizes.empty() ? tuner::small_sweep() : o.sizes;
+    for (const tuner::shape5& sh : shapes) {
+      std::unique_ptr<tuner::workspace> ws;
+      try {
+        ws = o.where == backend::cuda ? tuner::make_cuda_workspace(t, sh) : tuner::make_host_workspace(t, sh);
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "padtune verify: {} ({},{},{},{},{}): {}\n", name_of(t), sh.B, sh.C, sh.L, sh.pad_left, sh.pad_right, e.what());
+        return exit_failed;
+      }
+      for (const instantiation* i : tuner::candidates_for(t, o)) {
+        const std::string e = ws->verify(*i);
+        if (e.empty()) {
+          ++passed;
+        } else {
+          ++failed;
+          fmt::print("FAIL {} on ({},{},{},{},{}): {}\n", i->id, sh.B, sh.C, sh.L, sh.pad_left, sh.pad_right, e);
+        }
+      }
+    }
+  }
+  fmt::print("verify on the {} backend: {} passed, {} failed\n", name_of(o.where), passed, failed);
+  return failed ? exit_failed : exit_ok;
+}
+
+}  // namespace
+
+void add_tune_command(CLI::App& app, int* result) {
+  auto s = std::make_shared<search_options>();
+  CLI::App* tune = app.add_subcommand("tune", "Verify and time every candidate over a size sweep; write results/<gpu>.json");
+  add_search_options(tune, *s);
+  tune->add_option("--budget", s->budget, "Successive halving aiming at about this many seconds (default: exhaustive)");
+  tune->add_option("--results-dir", s->results_dir, "Where the table and the cache go (default: results)");
+  tune->add_option("--table", s->table, "The table's path (default: RESULTS_DIR/<gpu>.json)");
+  tune->add_option("--cache", s->cache, "The measurement cache's path (default: RESULTS_DIR/<gpu>.cache.jsonl)");
+  tune->add_flag("--hot", s->hot, "Time with a warm L2 (default: L2-cold, flushed before every sample)");
+  tune->add_flag("--json", s->json, "Print the table as JSON");
+  tune->callback([s, result] { *result = run_tune_command(*s, command_line()); });
+
+  auto v = std::make_shared<search_options>();
+  CLI::App* verify = app.add_subcommand("verify", "Check candidates bit-exactly against the reference (the small sweep, or --sizes)");
+  add_search_options(verify, *v);
+  verify->callback([v, result] { *result = run_verify_command(*v); });
+}
+
+}  // namespace padtune::cli

@@ -1,0 +1,52 @@
+#pragma once
+// Verification and timing of instantiations on one shape, on one backend. A workspace owns the
+// shape's buffers: dy (fresh random non-zero data), dx with guard bytes on both sides, and the
+// reference's dx, computed once. The tuner knows instantiations only through the registry.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "padtune/registry.hpp"
+#include "results.hpp"
+#include "stats.hpp"
+
+namespace padtune::tuner {
+
+struct measure_settings {
+  stop_rule rule;
+  int warmup = 3;
+  bool l2_cold = true;  ///< flush L2 before every sample (a buffer of twice the L2 size is written)
+  bool hot_too = true;  ///< also time without the flush, as a second figure
+};
+
+/// One candidate's (or the floor's) numbers on one shape.
+struct timing {
+  summary cold;  ///< microseconds; L2-cold unless settings.l2_cold is false
+  summary hot;   ///< microseconds, L2-hot; zero when not measured
+};
+
+class workspace {
+ public:
+  virtual ~workspace() = default;
+  /// "" if inst writes exactly the reference's bytes (dx poisoned first, guards intact, dy unchanged).
+  virtual std::string verify(const instantiation& inst) = 0;
+  /// Times inst; the time of an instantiation that needs a zeroed dx includes the zeroing.
+  virtual timing time(const instantiation& inst, const measure_settings& s) = 0;
+  /// Times a device-to-device cudaMemcpyAsync of the same payload (dx's bytes, read and written).
+  virtual timing time_memcpy(const measure_settings& s) = 0;
+  /// Times the candidates in turn, sample by sample (ABCABC...), so drift hits all alike.
+  virtual std::vector<summary> time_interleaved(const std::vector<const instantiation*>& insts, int rounds) = 0;
+  /// The first error of the backend (a sticky CUDA error), or "".
+  virtual std::string failure() const = 0;
+};
+
+/// Allocates and fills a workspace; throws std::runtime_error when memory is short or the device fails.
+std::unique_ptr<workspace> make_cuda_workspace(dtype type, const shape5& s);
+std::unique_ptr<workspace> make_host_workspace(dtype type, const shape5& s);
+
+/// The fingerprint of the current CUDA device; throws std::runtime_error if none is usable.
+device_fingerprint cuda_device_fingerprint();
+/// The fingerprint of the host emulation (this machine's CPU name, marked as emulation).
+device_fingerprint host_fingerprint();
+
+}  // namespace padtune::tuner

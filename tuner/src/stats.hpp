@@ -1,0 +1,28 @@
+#pragma once
+// Sample statistics for timings: median and quartiles, and the stop rule of the sampler.
+#include <vector>
+
+namespace padtune::tuner {
+
+struct summary {
+  double median = 0, q1 = 0, q3 = 0;
+  int samples = 0;
+  double iqr() const { return q3 - q1; }
+  /// IQR / median: the relative spread the sampler drives under its target.
+  double relative_spread() const { return median > 0 ? iqr() / median : 0; }
+};
+
+/// Median and quartiles (linear interpolation between order statistics); all zero when empty.
+summary summarize(std::vector<double> samples);
+
+/// The sampler's rule: stop once min_samples are in and the relative spread is under target, or
+/// once max_samples are in, or once the time budget is spent.
+struct stop_rule {
+  int min_samples = 10;
+  int max_samples = 200;
+  double target_spread = 0.01;
+  double budget_seconds = 0.25;
+  bool done(const std::vector<double>& samples, double spent_seconds) const;
+};
+
+}  // namespace padtune::tuner

@@ -1,0 +1,68 @@
+#include "sweep.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "padtune/problem.hpp"
+
+namespace padtune::tuner {
+
+std::vector<shape5> default_sweep(dtype type) {
+  const long long S = (long long)size_of(type);
+  std::vector<shape5> out;
+  const long long lengths[] = {1, 8, 64, 512, 4096, 32768, 262144, 1048576};
+  const long long rows[] = {1, 8, 64, 512, 4096, 32768, 262144, 4194304};
+  for (long long L : lengths)
+    for (long long R : rows) {
+      const long long payload = 2 * R * L * S;
+      if (payload < 4096 || payload > (2LL << 30)) continue;
+      const long long B = R >= 64 ? 8 : 1, C = R / B;
+      out.push_back({B, C, L, 16 / S, 3});  // pad_left * S a multiple of 16
+      out.push_back({B, C, L, 1, 2});       // misaligned by one element
+    }
+  return out;
+}
+
+std::vector<shape5> small_sweep() {
+  return {{2, 4, 8, 2, 3}, {4, 64, 64, 1, 2}, {4, 64, 64, 4, 4}, {2, 8, 4096, 3, 5}, {2, 8, 4096, 4, 0}, {1, 2, 65536, 1, 1}};
+}
+
+std::vector<shape5> read_sizes_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw results_error(fmt::format("{}: cannot be opened", path.string()));
+  std::vector<shape5> out;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    line = line.substr(0, line.find('#'));
+    std::replace(line.begin(), line.end(), ',', ' ');
+    std::istringstream fields(line);
+    std::vector<long long> v;
+    std::string word;
+    while (fields >> word) {
+      std::size_t used = 0;
+      long long x = 0;
+      try {
+        x = std::stoll(word, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != word.size())
+        throw results_error(fmt::format("{}:{}: '{}' is not an integer", path.string(), number, word));
+      v.push_back(x);
+    }
+    if (v.empty()) continue;
+    if (v.size() != 5)
+      throw results_error(fmt::format("{}:{}: expected B C L pad_left pad_right, got {} numbers", path.string(), number, v.size()));
+    std::string why;
+    if (check_shape(v[0], v[1], v[2], v[3], v[4], dtype::f64, &why) != status::ok)
+      throw results_error(fmt::format("{}:{}: {}", path.string(), number, why));
+    out.push_back({v[0], v[1], v[2], v[3], v[4]});
+  }
+  if (out.empty()) throw results_error(fmt::format("{}: holds no shapes", path.string()));
+  return out;
+}
+
+}  // namespace padtune::tuner

@@ -1,0 +1,23 @@
+#pragma once
+// Problem sizes to tune over: the default sweep over the buckets, a small one for the host backend,
+// or a file.
+#include <filesystem>
+#include <vector>
+
+#include "padtune/dtype.hpp"
+#include "results.hpp"
+
+namespace padtune::tuner {
+
+/// Row lengths 1 to 2^20 and row counts 1 to 2^22 in steps of 8x, pad_left aligned to 16 bytes
+/// and not, keeping payloads (2*B*C*L*sizeof(T)) from 4 KB to 2 GB.
+std::vector<shape5> default_sweep(dtype type);
+
+/// A handful of small shapes that cover short and long rows, aligned and not, for the host backend.
+std::vector<shape5> small_sweep();
+
+/// Reads "B C L pad_left pad_right" per line (commas or spaces; '#' starts a comment). Throws
+/// results_error naming the file and line for text that is not a valid shape.
+std::vector<shape5> read_sizes_file(const std::filesystem::path& path);
+
+}  // namespace padtune::tuner

@@ -1,0 +1,320 @@
+#include "tune.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "sweep.hpp"
+
+namespace padtune::tuner {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0) { return std::chrono::duration<double>(clock_type::now() - t0).count(); }
+
+long long payload_bytes(dtype type, const shape5& s) { return 2 * s.B * s.C * s.L * (long long)size_of(type); }
+
+nlohmann::json settings_json(const measure_settings& m) {
+  return {{"l2_cold", m.l2_cold},
+          {"hot_too", m.hot_too},
+          {"warmup", m.warmup},
+          {"min_samples", m.rule.min_samples},
+          {"max_samples", m.rule.max_samples},
+          {"target_spread", m.rule.target_spread},
+          {"budget_seconds_per_candidate", m.rule.budget_seconds}};
+}
+
+/// The key that orders candidates from simplest to most elaborate.
+auto simplicity(const instantiation& i) { return std::make_tuple(i.block_ol, i.threads, i.access_width, i.id); }
+
+class tune_run {
+ public:
+  tune_run(const tune_options& o, const progress_fn& progress) : o_(o), progress_(progress) {}
+
+  tune_report run() {
+    const auto t0 = clock_type::now();
+    device_ = o_.where == backend::cuda ? cuda_device_fingerprint() : host_fingerprint();
+    report_.table_path = o_.table_path.empty() ? o_.results_dir / (device_.slug() + ".json") : o_.table_path;
+    report_.cache_path = o_.cache_path.empty() ? o_.results_dir / (device_.slug() + ".cache.jsonl") : o_.cache_path;
+    measure_settings m = o_.measure;
+    plan_work(m);
+    cache_ = std::make_unique<measurement_cache>(report_.cache_path, device_, settings_json(o_.measure));
+    for (const auto& [type, shapes] : plan_)
+      for (const shape5& s : shapes) {
+        if (stopped()) break;
+        measure_shape(type, s, m);
+      }
+    report_.interrupted = stopped();
+    report_.table = select();
+    write_table(report_.table, report_.table_path);
+    report_.seconds = seconds_since(t0);
+    return report_;
+  }
+
+ private:
+  bool stopped() const { return o_.interrupted && o_.interrupted->load(); }
+
+  std::unique_ptr<workspace> make_workspace(dtype type, const shape5& s) const {
+    return o_.where == backend::cuda ? make_cuda_workspace(type, s) : make_host_workspace(type, s);
+  }
+
+  void plan_work(measure_settings& m) {
+    for (dtype type : o_.dtypes) {
+      candidates_[type] = candidates_for(type, o_);
+      std::vector<shape5> shapes = o_.sizes;
+      if (shapes.empty()) shapes = o_.where == backend::cuda ? default_sweep(type) : small_sweep();
+      total_ += shapes.size() * (candidates_[type].size() + 1);
+      plan_.emplace_back(type, std::move(shapes));
+    }
+    if (o_.budget_seconds) {  // spread the budget over every (shape, survivor) timing, about 3 per shape
+      std::size_t shapes = 0;
+      for (const auto& [type, s] : plan_) shapes += s.size();
+      m.rule.budget_seconds = std::clamp(*o_.budget_seconds / double(3 * std::max<std::size_t>(shapes, 1)), 0.002,
+                                         m.rule.budget_seconds);
+    }
+  }
+
+  void record(measurement m, bool fresh) {
+    if (fresh) {
+      cache_->add(m);
+      ++report_.measured;
+    } else {
+      ++report_.from_cache;
+    }
+    if (m.status == "pruned") ++report_.pruned;
+    else if (m.status != "ok") ++report_.failed;
+    all_.push_back(std::move(m));
+    ++done_;
+  }
+
+  void tell(const std::string& what) {
+    if (!progress_) return;
+    const double per_item = fresh_done_ ? fresh_seconds_ / double(fresh_done_) : 0.0;
+    progress_(done_, total_, per_item * double(total_ - done_), what);
+  }
+
+  void measure_shape(dtype type, const shape5& s, const measure_settings& m) {
+    const auto& cands = candidates_[type];
+    std::vector<const instantiation*> missing;
+    for (const instantiation* i : cands) {
+      if (const measurement* c = cache_->find(measurement_key(i->id, type, s))) record(*c, false);
+      else missing.push_back(i);
+    }
+    const measurement* floor = cache_->find(measurement_key(memcpy_floor_id, type, s));
+    if (floor) record(*floor, false);
+    const std::string where = fmt::format("{} ({},{},{},{},{})", name_of(type), s.B, s.C, s.L, s.pad_left, s.pad_right);
+    if (missing.empty() && floor) {
+      tell(where + ": from the cache");
+      return;
+    }
+    const auto t0 = clock_type::now();
+    const std::size_t done_before = done_;
+    std::unique_ptr<workspace> ws;
+    try {
+      ws = make_workspace(type, s);
+    } catch (const std::exception& e) {
+      for (const instantiation* i : missing) record({i->id, type, s, "launch_failed", std::string("workspace: ") + e.what(), {}}, true);
+      if (!floor) record({memcpy_floor_id, type, s, "launch_failed", std::string("workspace: ") + e.what(), {}}, true);
+      tell(where + ": " + e.what());
+      return;
+    }
+    if (!floor) record({memcpy_floor_id, type, s, "ok", "", ws->time_memcpy(m)}, true);
+    if (o_.budget_seconds) halve(*ws, type, s, missing, m);
+    else
+      for (const instantiation* i : missing) {
+        if (stopped()) break;
+        measure_one(*ws, type, s, *i, m);
+        tell(where + " " + i->id);
+      }
+    if (const std::string f = ws->failure(); !f.empty())
+      throw std::runtime_error(fmt::format("the device failed while measuring {}: {}", where, f));
+    fresh_seconds_ += seconds_since(t0);
+    fresh_done_ += done_ - done_before;
+    tell(where + ": done");
+  }
+
+  void measure_one(workspace& ws, dtype type, const shape5& s, const instantiation& i, const measure_settings& m) {
+    if (std::string e = ws.verify(i); !e.empty()) {
+      record({i.id, type, s, "verify_failed", e, {}}, true);
+      return;
+    }
+    record({i.id, type, s, "ok", "", ws.time(i, m)}, true);
+  }
+
+  /// Successive halving: every verified candidate gets a few samples, the best quarter more, the
+  /// best two the full rule. The others are kept as "pruned" with their rough numbers.
+  void halve(workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,
+             const measure_settings& m) {
+    std::vector<std::pair<const instantiation*, timing>> alive;
+    for (const instantiation* i : missing)
+      if (std::string e = ws.verify(*i); !e.empty()) record({i->id, type, s, "verify_failed", e, {}}, true);
+      else alive.emplace_back(i, timing{});
+    const int rounds[] = {3, 10};
+    for (int samples : rounds) {
+      if (alive.size() <= 2) break;
+      measure_settings quick = m;
+      quick.hot_too = false;
+      quick.rule.min_samples = quick.rule.max_samples = samples;
+      for (auto& [i, t] : alive) t = ws.time(*i, quick);
+      std::sort(alive.begin(), alive.end(), [](const auto& a, const auto& b) { return a.second.cold.median < b.second.cold.median; });
+      const std::size_t keep = std::max<std::size_t>(2, (alive.size() + 3) / 4);
+      for (std::size_t k = keep; k < alive.size(); ++k) record({alive[k].first->id, type, s, "pruned", "", alive[k].second}, true);
+      alive.resize(keep);
+    }
+    for (auto& [i, t] : alive) record({i->id, type, s, "ok", "", ws.time(*i, m)}, true);
+  }
+
+  const measurement* find(const std::string& id, dtype type, const shape5& s) const {
+    return cache_->find(measurement_key(id, type, s));
+  }
+
+  candidate_numbers numbers(const std::string& id, dtype type, const shape5& s) const {
+    candidate_numbers c;
+    c.id = id;
+    const measurement* m = find(id, type, s);
+    const measurement* floor = find(memcpy_floor_id, type, s);
+    if (!m) return c;
+    c.median_us = m->t.cold.median;
+    c.iqr_us = m->t.cold.iqr();
+    if (c.median_us > 0) c.gbps = double(payload_bytes(type, s)) / (c.median_us * 1e3);
+    if (floor && floor->t.cold.median > 0) c.ratio_to_memcpy = c.median_us / floor->t.cold.median;
+    return c;
+  }
+
+  results_table select() {
+    results_table t;
+    t.device = device_;
+    t.settings = settings_json(o_.measure);
+    t.settings["backend"] = std::string(name_of(o_.where));
+    t.settings["search"] = o_.budget_seconds ? fmt::format("successive halving, budget {} s", *o_.budget_seconds) : "exhaustive";
+    if (o_.where == backend::host) t.settings["note"] = "host emulation: these timings say nothing about GPU speed";
+    t.command = o_.command;
+    t.created = utc_now();
+    t.complete = !report_.interrupted;
+    std::vector<measurement> ok;
+    for (const measurement& m : all_)
+      if (m.status == "ok" && m.id != memcpy_floor_id) ok.push_back(m);
+    for (const bucket_ranking& r : rank_buckets(ok)) {
+      std::vector<const instantiation*> finalists;
+      for (std::size_t k = 0; k < r.ranked.size() && finalists.size() < 3; ++k)
+        if (const instantiation* i = find_instantiation(r.ranked[k].first)) finalists.push_back(i);
+      if (finalists.empty()) continue;
+      const shape5& rep = r.shapes.front();
+      std::size_t pick = 0;
+      std::vector<summary> times;
+      if (finalists.size() > 1 && !stopped()) {
+        try {
+          times = make_workspace(r.type, rep)->time_interleaved(finalists, o_.retime_rounds);
+          pick = pick_finalist(finalists, times);
+        } catch (const std::exception&) {
+          times.clear();  // keep the ranking's order
+        }
+      }
+      table_entry e;
+      e.type = r.type;
+      e.where = r.where;
+      e.shape = rep;
+      e.winner = numbers(finalists[pick]->id, r.type, rep);
+      std::optional<std::size_t> second;
+      for (std::size_t k = 0; k < finalists.size(); ++k)
+        if (k != pick && (!second || (times.empty() ? k < *second : times[k].median < times[*second].median))) second = k;
+      if (second) {
+        e.runner_up = numbers(finalists[*second]->id, r.type, rep);
+        e.margin = times.empty() ? r.ranked[1].second / r.ranked[0].second - 1
+                                 : times[*second].median / times[pick].median - 1;
+      }
+      t.entries.push_back(std::move(e));
+    }
+    return t;
+  }
+
+  const tune_options& o_;
+  const progress_fn& progress_;
+  device_fingerprint device_;
+  std::vector<std::pair<dtype, std::vector<shape5>>> plan_;
+  std::map<dtype, std::vector<const instantiation*>> candidates_;
+  std::unique_ptr<measurement_cache> cache_;
+  std::vector<measurement> all_;
+  std::size_t total_ = 0, done_ = 0, fresh_done_ = 0;
+  double fresh_seconds_ = 0;
+  tune_report report_;
+};
+
+}  // namespace
+
+std::vector<const instantiation*> candidates_for(dtype type, const tune_options& o) {
+  std::regex re;
+  try {
+    re = std::regex(o.filter.empty() ? ".*" : o.filter, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw results_error(fmt::format("--filter '{}' is not a valid regular expression: {}", o.filter, e.what()));
+  }
+  std::vector<const instantiation*> out;
+  for (const instantiation& i : registry()) {
+    if (i.type != type || !std::regex_search(i.id, re)) continue;
+    if (!o.variants.empty() && std::find(o.variants.begin(), o.variants.end(), i.variant) == o.variants.end()) continue;
+    out.push_back(&i);
+  }
+  return out;
+}
+
+tune_report run_tune(const tune_options& o, const progress_fn& progress) { return tune_run(o, progress).run(); }
+
+std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok) {
+  struct group {
+    dtype type;
+    bucket where;
+    std::vector<shape5> shapes;
+    std::map<std::string, std::map<std::size_t, double>> times;  // id -> shape index -> median
+  };
+  std::vector<group> groups;
+  for (const measurement& m : ok) {
+    const bucket b = bucket_of(m.shape.B * m.shape.C, m.shape.L, m.shape.pad_left, m.type);
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const group& x) { return x.type == m.type && x.where == b; });
+    if (g == groups.end()) g = groups.insert(groups.end(), group{m.type, b, {}, {}});
+    auto s = std::find(g->shapes.begin(), g->shapes.end(), m.shape);
+    if (s == g->shapes.end()) s = g->shapes.insert(g->shapes.end(), m.shape);
+    g->times[m.id][std::size_t(s - g->shapes.begin())] = m.t.cold.median;
+  }
+  std::vector<bucket_ranking> out;
+  for (const group& g : groups) {
+    std::vector<double> best(g.shapes.size(), INFINITY);
+    for (const auto& [id, per_shape] : g.times)
+      for (const auto& [k, t] : per_shape) best[k] = std::min(best[k], t);
+    bucket_ranking r{g.type, g.where, g.shapes, {}};
+    for (const auto& [id, per_shape] : g.times) {
+      if (per_shape.size() != g.shapes.size()) continue;  // must have run on every shape of the bucket
+      double log_sum = 0;
+      for (const auto& [k, t] : per_shape) log_sum += std::log(best[k] > 0 ? t / best[k] : 1.0);
+      r.ranked.emplace_back(id, std::exp(log_sum / double(per_shape.size())));
+    }
+    std::sort(r.ranked.begin(), r.ranked.end(), [](const auto& a, const auto& b) { return a.second < b.second || (a.second == b.second && a.first < b.first); });
+    if (!r.ranked.empty()) out.push_back(std::move(r));
+  }
+  std::sort(out.begin(), out.end(), [](const bucket_ranking& a, const bucket_ranking& b) {
+    return std::make_tuple(int(a.type), a.where.log2_L, a.where.log2_rows, a.where.align) <
+           std::make_tuple(int(b.type), b.where.log2_L, b.where.log2_rows, b.where.align);
+  });
+  return out;
+}
+
+std::size_t pick_finalist(const std::vector<const instantiation*>& finalists, const std::vector<summary>& times) {
+  std::size_t fastest = 0;
+  for (std::size_t k = 1; k < times.size(); ++k)
+    if (times[k].median < times[fastest].median) fastest = k;
+  std::size_t pick = fastest;
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    const double noise = std::max({0.01, times[k].relative_spread(), times[fastest].relative_spread()});
+    if (times[k].median <= times[fastest].median * (1 + noise) && simplicity(*finalists[k]) < simplicity(*finalists[pick]))
+      pick = k;
+  }
+  return pick;
+}
+
+}  // namespace padtune::tuner

@@ -1,0 +1,64 @@
+#pragma once
+// The search: candidates from the registry x problem sizes, each verified then timed (or taken from
+// the cache), the best per (dtype, bucket) selected and written as the results table.
+#include <atomic>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cache.hpp"
+#include "measure.hpp"
+#include "results.hpp"
+
+namespace padtune::tuner {
+
+struct tune_options {
+  backend where = backend::cuda;
+  std::vector<dtype> dtypes{std::begin(all_dtypes), std::end(all_dtypes)};
+  std::vector<std::string> variants;  ///< empty: every variant
+  std::string filter;                 ///< ECMAScript regex over ids; empty: every id
+  std::vector<shape5> sizes;          ///< empty: the default sweep (cuda) or the small sweep (host)
+  std::optional<double> budget_seconds;  ///< set: successive halving aiming at this many seconds
+  std::filesystem::path table_path, cache_path;  ///< empty: results/<gpu>.json and .cache.jsonl
+  std::filesystem::path results_dir = "results";
+  measure_settings measure;
+  int retime_rounds = 30;  ///< interleaved samples per finalist when selecting
+  std::string command;
+  const std::atomic<bool>* interrupted = nullptr;  ///< set by a signal handler: stop, keep what is done
+};
+
+/// Progress for the CLI: done and total pairs, the seconds the rest should take, and a line.
+using progress_fn = std::function<void(std::size_t done, std::size_t total, double eta_seconds, const std::string& what)>;
+
+struct tune_report {
+  results_table table;
+  std::filesystem::path table_path, cache_path;
+  std::size_t measured = 0, from_cache = 0, failed = 0, pruned = 0;
+  double seconds = 0;
+  bool interrupted = false;
+};
+
+/// Candidates for a dtype after --variant and --filter. Throws results_error on a bad regex.
+std::vector<const instantiation*> candidates_for(dtype type, const tune_options& o);
+
+/// Runs the search. Throws results_error for a foreign cache or unwritable files and
+/// std::runtime_error when the backend cannot run.
+tune_report run_tune(const tune_options& o, const progress_fn& progress);
+
+/// Per (dtype, bucket): the fastest candidate over the bucket's shapes (geometric mean of time over
+/// the best time of each shape). Pure: no measurement; used by run_tune and tested alone.
+struct bucket_ranking {
+  dtype type;
+  bucket where;
+  std::vector<shape5> shapes;
+  std::vector<std::pair<std::string, double>> ranked;  ///< (id, score >= 1), best first
+};
+std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok_measurements);
+
+/// Picks among finalists re-timed side by side: the fastest, unless a simpler one (smaller tile,
+/// fewer threads) is within noise of it. Returns the index into finalists.
+std::size_t pick_finalist(const std::vector<const instantiation*>& finalists, const std::vector<summary>& times);
+
+}  // namespace padtune::tuner
