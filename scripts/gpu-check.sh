@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # On a GPU machine: build (gpu preset), then the steps asked for, with logs and a summary in OUTDIR.
-# Usage: scripts/gpu-check.sh OUTDIR [STEP...]   steps: test memcheck tune (default: all three)
+# Usage: scripts/gpu-check.sh OUTDIR [STEP...]   steps: test memcheck tune budget bench
+#        (default: test memcheck tune)
 #   test      ctest -L gpu, then the host tests
 #   memcheck  compute-sanitizer memcheck over the edge suite, every instantiation
 #   tune      padtune tune over the default sweep (resumes from results/<gpu>.cache.jsonl);
 #             TUNE_SECONDS bounds it (default 480), TUNE_ARGS adds options
+#   budget    padtune tune --budget BUDGET_SECONDS (default 60) into a scratch folder, compared with
+#             the exhaustive cache in results/ (scripts/compare-tables.py)
+#   bench     the dispatcher's overhead benchmark
+#   perf      every candidate on the performance suite (bench/perf_suite.txt), all dtypes: perf.txt
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu-check.sh OUTDIR [test] [memcheck] [tune]}
@@ -52,6 +57,22 @@ for step in $steps; do
       tail -3 "$out/tune.log" | tee -a "$summary"
       say "tune exit $rc (130: stopped by the time limit; run again to resume)"
       cp results/*.json results/*.cache.jsonl "$out/" 2>/dev/null ;;
+    budget)
+      say "== padtune tune --budget ${BUDGET_SECONDS:-60}"
+      rm -rf /tmp/padtune-budget
+      build/gpu/tuner/padtune tune --backend cuda --budget "${BUDGET_SECONDS:-60}" --results-dir /tmp/padtune-budget \
+        > /dev/null 2> "$out/budget.log" || failed=1
+      tail -1 "$out/budget.log" | tee -a "$summary"
+      python3 scripts/compare-tables.py results/*.cache.jsonl /tmp/padtune-budget/*.json 2>&1 | tee -a "$summary" ;;
+    perf)
+      say "== the performance suite, every candidate"
+      build/gpu/tuner/padtune tune --backend cuda --sizes bench/perf_suite.txt --table "$out/perf.json" \
+        --cache /tmp/padtune-perf.cache.jsonl > "$out/perf.txt" 2> /tmp/padtune-perf.log || failed=1
+      tail -1 /tmp/padtune-perf.log | tee -a "$summary" ;;
+    bench)
+      say "== dispatcher overhead"
+      build/gpu/bench/padtune_dispatch_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+        2>&1 | grep -E "median|ERROR" | tee -a "$summary" ;;
     *) say "unknown step $step"; failed=1 ;;
   esac
   say "$step took $(( $(date +%s) - start )) s"
