@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# `padtune tune` killed with SIGKILL in the middle loses no finished measurement: the next run
+# reuses every line the killed run wrote and measures only what is missing.
+# Usage: kill_resume.sh PADTUNE SCRATCH_DIR
+set -euo pipefail
+padtune=$1 dir=$2
+rm -rf "$dir" && mkdir -p "$dir"
+cache="$dir/host-emulation.cache.jsonl"
+"$padtune" tune --backend host --results-dir "$dir" > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 600); do  # until some measurements are in, 60 s at most
+  [ "$(cat "$cache" 2> /dev/null | wc -l)" -gt 40 ] && break
+  sleep 0.1
+done
+kill -KILL "$pid" 2> /dev/null || echo "note: the run ended before the kill"
+wait "$pid" 2> /dev/null || true
+finished=$(( $(wc -l < "$cache") - 1 ))  # complete lines after the header; a torn line has no newline
+[ -f "$dir/host-emulation.json" ] && echo "note: a table exists from before the kill"
+out=$("$padtune" tune --backend host --results-dir "$dir" 2>&1)
+echo "$out" | tail -1
+echo "killed after $finished finished measurements"
+echo "$out" | grep -qE " measured, $finished from the cache, 0 failed" || { echo "FAIL: expected $finished from the cache"; exit 1; }
