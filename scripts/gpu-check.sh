@@ -9,7 +9,8 @@
 #   budget    padtune tune --budget BUDGET_SECONDS (default 60) into a scratch folder, compared with
 #             the exhaustive cache in results/ (scripts/compare-tables.py)
 #   bench     the dispatcher's overhead benchmark
-#   perf      every candidate on the performance suite (bench/perf_suite.txt), all dtypes: perf.txt
+#   perf      every candidate on the performance suite (bench/perf_suite.txt), all dtypes: perf.txt;
+#             PERF_ARGS narrows it (e.g. --variant flat flatvec)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu-check.sh OUTDIR [test] [memcheck] [tune]}
@@ -40,16 +41,17 @@ for step in $steps; do
   case $step in
     test)
       say "== ctest -L gpu"
-      ctest --preset gpu -L gpu > "$out/ctest-gpu.log" 2>&1 || failed=1
-      grep -E "tests passed|tests failed|Total Test time" "$out/ctest-gpu.log" | tee -a "$summary"
+      ctest --preset gpu -L gpu > /tmp/padtune-ctest-gpu.log 2>&1 || { failed=1; cp /tmp/padtune-ctest-gpu.log "$out/"; }
+      grep -E "tests passed|tests failed|Total Test time" /tmp/padtune-ctest-gpu.log | tee -a "$summary"
       say "== host tests"
       ctest --preset gpu -LE gpu -j 16 > /tmp/padtune-ctest-host.log 2>&1 || { failed=1; cp /tmp/padtune-ctest-host.log "$out/"; }
       grep -E "tests passed|tests failed" /tmp/padtune-ctest-host.log | tee -a "$summary" ;;
     memcheck)
       say "== compute-sanitizer memcheck, edge suite, every instantiation"
       compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 \
-        build/gpu/tests/padtune_gpu_tests --gtest_filter='Registry/GpuKernel.*' > "$out/memcheck.log" 2>&1 || failed=1
-      grep -E "ERROR SUMMARY|PASSED|FAILED" "$out/memcheck.log" | tail -3 | tee -a "$summary" ;;
+        build/gpu/tests/padtune_gpu_tests --gtest_filter='Registry/GpuKernel.*' > /tmp/padtune-memcheck.log 2>&1 \
+        || { failed=1; cp /tmp/padtune-memcheck.log "$out/"; }
+      grep -E "ERROR SUMMARY|PASSED|FAILED" /tmp/padtune-memcheck.log | tail -3 | tee -a "$summary" ;;
     tune)
       say "== padtune tune (limit ${TUNE_SECONDS:-480} s)"
       timeout -s INT "${TUNE_SECONDS:-480}" build/gpu/tuner/padtune tune --backend cuda ${TUNE_ARGS:-} \
@@ -66,7 +68,7 @@ for step in $steps; do
       python3 scripts/compare-tables.py results/*.cache.jsonl /tmp/padtune-budget/*.json 2>&1 | tee -a "$summary" ;;
     perf)
       say "== the performance suite, every candidate"
-      build/gpu/tuner/padtune tune --backend cuda --sizes bench/perf_suite.txt --table "$out/perf.json" \
+      build/gpu/tuner/padtune tune --backend cuda --sizes bench/perf_suite.txt ${PERF_ARGS:-} --table "$out/perf.json" \
         --cache /tmp/padtune-perf.cache.jsonl > "$out/perf.txt" 2> /tmp/padtune-perf.log || failed=1
       tail -1 /tmp/padtune-perf.log | tee -a "$summary" ;;
     bench)

@@ -173,6 +173,23 @@ struct pad_args {
   const byte* dy_end = nullptr;  ///< one past the last byte of dy: no load may pass it
 };
 
+/// True if the W-aligned loads that cover W source bytes starting at each of src_first..src_last
+/// (two loads when shift != 0) stay inside dy: the kernels never read past their input.
+template <int W>
+PADTUNE_HD bool aligned_loads_in_bounds(const pad_args& a, const byte* src_first, const byte* src_last, unsigned shift) {
+  const std::uintptr_t first = std::uintptr_t(src_first) - shift, last = std::uintptr_t(src_last) - shift;
+  return first >= std::uintptr_t(a.dy) && last + (shift ? 2 * W : W) <= std::uintptr_t(a.dy_end);
+}
+
+/// W source bytes from any element-aligned address: one or two aligned loads, realigned in registers.
+/// Pre: aligned_loads_in_bounds<W>(a, src, src, src % W).
+template <int W>
+PADTUNE_HD vec<W> load_unaligned(const byte* src) {
+  const unsigned shift = unsigned(std::uintptr_t(src) & (W - 1));
+  const vec<W> lo = load_vec<W>(src - shift);
+  return shift ? realign(lo, load_vec<W>(src - shift + W), shift) : lo;
+}
+
 /// dx[row, i] from dy, or zero bits where i has no source.
 template <int S> PADTUNE_HD void copy_element(const pad_args& a, std::int64_t row, std::int64_t i) {
   bits_t<S> v = 0;

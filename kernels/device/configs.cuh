@@ -17,3 +17,6 @@
 #define PADTUNE_FLAT_CONFIGS(X)                                                                   \
   X(64, 256, 16) X(256, 256, 16) X(512, 256, 16) X(1024, 256, 16) X(2048, 256, 16)               \
   X(4096, 256, 16) X(1024, 256, 8)
+
+// The same tiles as flat, so that each is compared with and without wide loads.
+#define PADTUNE_FLATVEC_CONFIGS(X) PADTUNE_FLAT_CONFIGS(X)

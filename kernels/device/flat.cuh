@@ -7,7 +7,9 @@
 
 namespace padtune::detail {
 
-template <class T, int BLOCK_OL, int MAX_THREADS, int W>
+/// WIDE_LOADS: a chunk whose elements lie in one row and all have a source reads it with one or two
+/// aligned W-byte loads realigned in registers, instead of element by element (the flatvec variant).
+template <class T, int BLOCK_OL, int MAX_THREADS, int W, bool WIDE_LOADS = false>
 struct flat_kernel {
   static constexpr int elem = sizeof(T);
   static constexpr int access_width = W;
@@ -62,7 +64,15 @@ struct flat_kernel {
       if (c >= p.chunks) break;
       std::uint64_t row, i;
       p.row_len.divmod(std::uint64_t(p.head + c * chunk_elems), row, i);
-      std::int64_t src = std::int64_t(row) * a.OL + a.pad_left + std::int64_t(i);
+      const std::int64_t src = std::int64_t(row) * a.OL + a.pad_left + std::int64_t(i);
+      if constexpr (WIDE_LOADS) {
+        const byte* s = a.dy + src * elem;
+        if (std::int64_t(i) >= a.valid_begin && std::int64_t(i) + chunk_elems <= a.valid_end &&
+            aligned_loads_in_bounds<W>(a, s, s, unsigned(std::uintptr_t(s) & (W - 1)))) {
+          store_vec<W>(body + c * W, load_unaligned<W>(s));
+          continue;
+        }
+      }
       vec<W> v = zero_vec<W>();
       gather<0>(a, v, std::int64_t(i), src);
       store_vec<W>(body + c * W, v);

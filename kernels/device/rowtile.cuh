@@ -67,13 +67,6 @@ struct rowtile_kernel {
   }
 
  private:
-  /// True if the aligned source loads for chunks [first, last] stay inside dy.
-  static PADTUNE_HD bool loads_in_bounds(const pad_args& a, const byte* src_first, const byte* src_last,
-                                         unsigned shift) {
-    const std::uintptr_t first = std::uintptr_t(src_first) - shift, last = std::uintptr_t(src_last) - shift;
-    return first >= std::uintptr_t(a.dy) && last + (shift ? 2 * W : W) <= std::uintptr_t(a.dy_end);
-  }
-
   static PADTUNE_HD void body(const params& p, std::int64_t row, std::int64_t e0, std::int64_t n,
                               const byte* src_begin, unsigned thread) {
     const pad_args& a = p.a;
@@ -81,7 +74,7 @@ struct rowtile_kernel {
     const unsigned shift = unsigned(std::uintptr_t(src_begin) & (W - 1));
     const std::int64_t e_last = e0 + n * chunk_elems;  // one past the body
     const bool all_valid = e0 >= a.valid_begin && e_last <= a.valid_end &&
-                           loads_in_bounds(a, src_begin, src_begin + (n - 1) * W, shift);
+                           aligned_loads_in_bounds<W>(a, src_begin, src_begin + (n - 1) * W, shift);
     if (all_valid) {
       // Hot path: every load of the thread in flight before the first store.
       vec<W> lo[items] = {}, hi[items] = {};
@@ -107,9 +100,8 @@ struct rowtile_kernel {
       const byte* s = src_begin + c * W;
       if (e + chunk_elems <= a.valid_begin || e >= a.valid_end) {
         store_vec<W>(dst_begin + c * W, zero_vec<W>());
-      } else if (e >= a.valid_begin && e + chunk_elems <= a.valid_end && loads_in_bounds(a, s, s, shift)) {
-        const vec<W> lo = load_vec<W>(s - shift);
-        store_vec<W>(dst_begin + c * W, shift ? realign(lo, load_vec<W>(s - shift + W), shift) : lo);
+      } else if (e >= a.valid_begin && e + chunk_elems <= a.valid_end && aligned_loads_in_bounds<W>(a, s, s, shift)) {
+        store_vec<W>(dst_begin + c * W, load_unaligned<W>(s));
       } else {
         for (int j = 0; j < chunk_elems; ++j) copy_element<elem>(a, row, e + j);
       }

@@ -31,7 +31,7 @@ void add_search_options(CLI::App* cmd, search_options& o) {
       ->check(CLI::IsMember({"cuda", "host"}));
   cmd->add_option("--dtype", o.dtypes, "Only these dtypes (f32 f64 f16 bf16; repeat or list)")
       ->check(CLI::IsMember({"f32", "f64", "f16", "bf16"}));
-  cmd->add_option("--variant", o.variants, "Only these variants (seed rowtile flat)")->check(CLI::IsMember({"seed", "rowtile", "flat"}));
+  cmd->add_option("--variant", o.variants, "Only these variants (seed rowtile flat flatvec)")->check(CLI::IsMember({"seed", "rowtile", "flat", "flatvec"}));
   cmd->add_option("--filter", o.filter, "Only instantiation ids matching this regular expression");
   cmd->add_option("--sizes", o.sizes_file, "A file of shapes, 'B C L pad_left pad_right' per line")->check(CLI::ExistingFile);
 }
