@@ -9,6 +9,7 @@
 #include <regex>
 #include <set>
 
+#include "file_lock.hpp"
 #include "sweep.hpp"
 
 namespace padtune::tuner {
@@ -44,6 +45,10 @@ class tune_run {
     report_.cache_path = o_.cache_path.empty() ? o_.results_dir / (device_.slug() + ".cache.jsonl") : o_.cache_path;
     measure_settings m = o_.measure;
     plan_work(m);
+    // One run at a time per cache: the others wait, then find the work done.
+    const file_lock lock(report_.cache_path.string() + ".lock", [&] {
+      if (progress_) progress_(0, total_, 0, "waiting for another padtune tune on " + report_.cache_path.string());
+    });
     cache_ = std::make_unique<measurement_cache>(report_.cache_path, device_, settings_json(o_.measure));
     for (const auto& [type, shapes] : plan_)
       for (const shape5& s : shapes) {

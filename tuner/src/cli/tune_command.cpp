@@ -91,7 +91,7 @@ tuner::progress_fn make_progress() {
       fmt::print(stderr, "\r[{}{}] {:5.1f}% {}/{} ~{:.0f}s left  {:<60.60}", std::string(filled, '#'),
                  std::string(width - filled, '.'), pct, done, total, eta, what);
       if (done == total) fmt::print(stderr, "\n");
-    } else if (what.size() >= 6 && what.compare(what.size() - 6, 6, ": done") == 0) {
+    } else if ((what.size() >= 6 && what.compare(what.size() - 6, 6, ": done") == 0) || what.rfind("waiting", 0) == 0) {
       fmt::print(stderr, "[{:5.1f}%] {}/{} ~{:.0f}s left: {}\n", pct, done, total, eta, what);
     }
   };
