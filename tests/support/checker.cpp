@@ -38,9 +38,10 @@ class host_memory final : public case_memory {
     const auto p = reinterpret_cast<std::uintptr_t>(blocks_.back().get());
     return reinterpret_cast<unsigned char*>((p + alignment - 1) / alignment * alignment);
   }
-  void upload(unsigned char* d, const unsigned char* s, std::size_t n) override { std::memcpy(d, s, n); }
-  void download(unsigned char* d, const unsigned char* s, std::size_t n) override { std::memcpy(d, s, n); }
-  void fill(unsigned char* d, unsigned char v, std::size_t n) override { std::memset(d, v, n); }
+  // n may be 0 with a null vector behind it: memcpy's pointers must not be null even then.
+  void upload(unsigned char* d, const unsigned char* s, std::size_t n) override { if (n) std::memcpy(d, s, n); }
+  void download(unsigned char* d, const unsigned char* s, std::size_t n) override { if (n) std::memcpy(d, s, n); }
+  void fill(unsigned char* d, unsigned char v, std::size_t n) override { if (n) std::memset(d, v, n); }
   std::string run(const instantiation& inst, const problem& p) override {
     std::string why;
     return launch(inst, backend::host, p, nullptr, &why) == status::ok ? "" : why;

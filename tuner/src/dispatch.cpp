@@ -191,13 +191,7 @@ const std::vector<embedded_source>& embedded(dispatch_state& s) {
   for (const tuner::embedded_table* e = tuner::embedded_tables; e->file; ++e) {
     const std::string source = fmt::format("embedded:{}", e->file);
     try {
-      nlohmann::json j;
-      try {
-        j = nlohmann::json::parse(e->json, nullptr, true, false);
-      } catch (const nlohmann::json::exception& x) {
-        throw tuner::results_error(fmt::format("{}: not valid JSON: {}", source, x.what()));
-      }
-      const tuner::results_table t = tuner::table_from_json(j, source);
+      const tuner::results_table t = tuner::parse_table(e->json, source);
       s.embedded->push_back({e->file, t.device, make_lookup(s, t, source)});
     } catch (const std::exception& x) {
       report_once(s, fmt::format("ignoring a results table: {}", x.what()));

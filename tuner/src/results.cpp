@@ -167,26 +167,30 @@ results_table table_from_json(const json& j, const std::string& source) {
   return t;
 }
 
+results_table parse_table(const std::string& text, const std::string& source) {
+  if (text.empty()) throw results_error(fmt::format("{}: the file is empty", source));
+  // A table is a few levels deep; refusing depth early keeps hostile files from exhausting the
+  // stack in nlohmann's recursive copies and dumps.
+  constexpr int max_depth = 16;
+  const json::parser_callback_t depth_guard = [&](int depth, json::parse_event_t, json&) {
+    if (depth > max_depth) throw results_error(fmt::format("{}: nested deeper than {} levels", source, max_depth));
+    return true;
+  };
+  json j;
+  try {
+    j = json::parse(text, depth_guard, true, false);
+  } catch (const json::exception& e) {
+    throw results_error(fmt::format("{}: not valid JSON (truncated, or a number out of range?): {}", source, e.what()));
+  }
+  return table_from_json(j, source);
+}
+
 results_table read_table(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw results_error(fmt::format("{}: cannot be opened", path.string()));
   std::stringstream text;
   text << in.rdbuf();
-  if (text.str().empty()) throw results_error(fmt::format("{}: the file is empty", path.string()));
-  // A table is a few levels deep; refusing depth early keeps hostile files from exhausting the
-  // stack in nlohmann's recursive copies and dumps.
-  constexpr int max_depth = 16;
-  const json::parser_callback_t depth_guard = [&](int depth, json::parse_event_t, json&) {
-    if (depth > max_depth) throw results_error(fmt::format("{}: nested deeper than {} levels", path.string(), max_depth));
-    return true;
-  };
-  json j;
-  try {
-    j = json::parse(text.str(), depth_guard, true, false);
-  } catch (const json::exception& e) {
-    throw results_error(fmt::format("{}: not valid JSON (truncated, or a number out of range?): {}", path.string(), e.what()));
-  }
-  return table_from_json(j, path.string());
+  return parse_table(text.str(), path.string());
 }
 
 void write_file_atomic(const std::filesystem::path& path, const std::string& text) {

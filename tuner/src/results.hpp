@@ -79,6 +79,9 @@ nlohmann::json to_json(const results_table& t);
 /// Throws results_error naming `source` and the offending field.
 results_table table_from_json(const nlohmann::json& j, const std::string& source);
 
+/// Parses a table's text; `source` names it in errors. Throws results_error on empty, truncated,
+/// too deeply nested or wrong-schema text.
+results_table parse_table(const std::string& text, const std::string& source);
 /// Reads a table; throws results_error on a missing, empty, truncated or wrong-schema file.
 results_table read_table(const std::filesystem::path& path);
 /// Writes text to path through a temporary file in the same folder and a rename.

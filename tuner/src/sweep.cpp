@@ -33,6 +33,13 @@ std::vector<shape5> small_sweep() {
 std::vector<shape5> read_sizes_file(const std::filesystem::path& path) {
   std::ifstream in(path);
   if (!in) throw results_error(fmt::format("{}: cannot be opened", path.string()));
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_sizes(text.str(), path.string());
+}
+
+std::vector<shape5> parse_sizes(const std::string& text, const std::string& source) {
+  std::istringstream in(text);
   std::vector<shape5> out;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
@@ -50,18 +57,18 @@ std::vector<shape5> read_sizes_file(const std::filesystem::path& path) {
         used = 0;
       }
       if (used != word.size())
-        throw results_error(fmt::format("{}:{}: '{}' is not an integer", path.string(), number, word));
+        throw results_error(fmt::format("{}:{}: '{}' is not an integer", source, number, word));
       v.push_back(x);
     }
     if (v.empty()) continue;
     if (v.size() != 5)
-      throw results_error(fmt::format("{}:{}: expected B C L pad_left pad_right, got {} numbers", path.string(), number, v.size()));
+      throw results_error(fmt::format("{}:{}: expected B C L pad_left pad_right, got {} numbers", source, number, v.size()));
     std::string why;
     if (check_shape(v[0], v[1], v[2], v[3], v[4], dtype::f64, &why) != status::ok)
-      throw results_error(fmt::format("{}:{}: {}", path.string(), number, why));
+      throw results_error(fmt::format("{}:{}: {}", source, number, why));
     out.push_back({v[0], v[1], v[2], v[3], v[4]});
   }
-  if (out.empty()) throw results_error(fmt::format("{}: holds no shapes", path.string()));
+  if (out.empty()) throw results_error(fmt::format("{}: holds no shapes", source));
   return out;
 }
 

@@ -19,5 +19,7 @@ std::vector<shape5> small_sweep();
 /// Reads "B C L pad_left pad_right" per line (commas or spaces; '#' starts a comment). Throws
 /// results_error naming the file and line for text that is not a valid shape.
 std::vector<shape5> read_sizes_file(const std::filesystem::path& path);
+/// The same on text; `source` names it in errors.
+std::vector<shape5> parse_sizes(const std::string& text, const std::string& source);
 
 }  // namespace padtune::tuner
