@@ -66,11 +66,12 @@ struct flat_kernel {
       p.row_len.divmod(std::uint64_t(p.head + c * chunk_elems), row, i);
       const std::int64_t src = std::int64_t(row) * a.OL + a.pad_left + std::int64_t(i);
       if constexpr (WIDE_LOADS) {
-        const byte* s = a.dy + src * elem;
-        if (std::int64_t(i) >= a.valid_begin && std::int64_t(i) + chunk_elems <= a.valid_end &&
-            aligned_loads_in_bounds<W>(a, s, s, unsigned(std::uintptr_t(s) & (W - 1)))) {
-          store_vec<W>(body + c * W, load_unaligned<W>(s));
-          continue;
+        if (std::int64_t(i) >= a.valid_begin && std::int64_t(i) + chunk_elems <= a.valid_end) {
+          const byte* s = a.dy + src * elem;  // formed only once i is known to have a source
+          if (aligned_loads_in_bounds<W>(a, s, s, unsigned(std::uintptr_t(s) & (W - 1)))) {
+            store_vec<W>(body + c * W, load_unaligned<W>(s));
+            continue;
+          }
         }
       }
       vec<W> v = zero_vec<W>();

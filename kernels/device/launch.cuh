@@ -22,7 +22,8 @@ inline pad_args make_pad_args(const problem& p) {
   a.L = p.L;
   a.OL = p.pad_left + p.L + p.pad_right;
   a.pad_left = p.pad_left;
-  a.valid_begin = std::clamp<std::int64_t>(-p.pad_left, 0, p.L);
+  // -pad_left would overflow for INT64_MIN, which check() allows when OL still comes out >= 0.
+  a.valid_begin = p.pad_left >= 0 ? 0 : (p.pad_left < -p.L ? p.L : -p.pad_left);
   a.valid_end = std::clamp<std::int64_t>(a.OL - p.pad_left, a.valid_begin, p.L);
   a.dy_end = a.dy + a.rows * a.OL * S;
   return a;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
 
 #include "tune.hpp"
 
@@ -111,6 +112,46 @@ TEST(Tune, AnInterruptedRunWritesAPartialTable) {
   const tune_report r = run_tune(o, nullptr);
   EXPECT_TRUE(r.interrupted);
   EXPECT_FALSE(read_table(r.table_path).complete);
+}
+
+TEST(Tune, CroppingPadsTimeTheFloorWithinBounds) {
+  // dy is far shorter than dx here: the memcpy floor must copy dx's bytes from somewhere that has them.
+  const auto dir = fresh_dir("crop");
+  tune_options o = quick_options(dir);
+  o.dtypes = {dtype::f32};
+  o.sizes = {{1, 1, 1 << 20, -(1 << 19) + 100, -(1 << 19)}};
+  const tune_report r = run_tune(o, nullptr);
+  EXPECT_EQ(r.failed, 0u);
+  ASSERT_EQ(read_table(r.table_path).entries.size(), 1u);
+}
+
+TEST(Tune, BudgetedSearchFillsBucketsOfSeveralShapesAndAnExhaustiveRunRedoesPruned) {
+  const auto dir = fresh_dir("budget");
+  tune_options o = quick_options(dir);
+  o.dtypes = {dtype::f32};
+  o.filter = "";  // every f32 candidate, so that halving prunes
+  o.sizes = {{2, 8, 4096, 3, 5}, {2, 8, 5000, 3, 5}};  // one bucket, two shapes
+  o.budget_seconds = 1;
+  const tune_report budgeted = run_tune(o, nullptr);
+  EXPECT_GT(budgeted.pruned, 0u);
+  ASSERT_EQ(read_table(budgeted.table_path).entries.size(), 1u);
+  o.budget_seconds.reset();
+  const tune_report exhaustive = run_tune(o, nullptr);
+  EXPECT_EQ(exhaustive.measured, budgeted.pruned);  // the pruned are measured in full now
+  EXPECT_EQ(exhaustive.pruned, 0u);
+  EXPECT_EQ(read_table(exhaustive.table_path).entries.size(), 1u);
+}
+
+TEST(Tune, ARunOverOneDtypeKeepsTheOthersInTheTable) {
+  const auto dir = fresh_dir("keep");
+  tune_options o = quick_options(dir);
+  o.dtypes = {dtype::f32};
+  run_tune(o, nullptr);
+  o.dtypes = {dtype::bf16};
+  const tune_report r = run_tune(o, nullptr);
+  std::set<dtype> types;
+  for (const table_entry& e : read_table(r.table_path).entries) types.insert(e.type);
+  EXPECT_EQ(types, (std::set<dtype>{dtype::f32, dtype::bf16}));
 }
 
 measurement ok(const std::string& id, const shape5& s, double median) {

@@ -34,11 +34,14 @@ class workspace {
   virtual timing time(const instantiation& inst, const measure_settings& s) = 0;
   /// Times a device-to-device cudaMemcpyAsync of the same payload (dx's bytes, read and written).
   virtual timing time_memcpy(const measure_settings& s) = 0;
-  /// Times the candidates in turn, sample by sample (ABCABC...), so drift hits all alike.
-  virtual std::vector<summary> time_interleaved(const std::vector<const instantiation*>& insts, int rounds) = 0;
   /// The first error of the backend (a sticky CUDA error), or "".
   virtual std::string failure() const = 0;
 };
+
+/// Times the candidates in turn, one sample each per round (ABCABC...), so drift hits all alike;
+/// L2-cold or hot as the settings say.
+std::vector<summary> time_interleaved(workspace& ws, const std::vector<const instantiation*>& insts, int rounds,
+                                      const measure_settings& s);
 
 /// Allocates and fills a workspace; throws std::runtime_error when memory is short or the device fails.
 std::unique_ptr<workspace> make_cuda_workspace(dtype type, const shape5& s);

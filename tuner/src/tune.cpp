@@ -57,6 +57,7 @@ class tune_run {
       }
     report_.interrupted = stopped();
     report_.table = select();
+    keep_other_entries(report_.table);
     write_table(report_.table, report_.table_path);
     report_.seconds = seconds_since(t0);
     return report_;
@@ -107,11 +108,17 @@ class tune_run {
   void measure_shape(dtype type, const shape5& s, const measure_settings& m) {
     const auto& cands = candidates_[type];
     std::vector<const instantiation*> missing;
+    // Reused: finished timings and verification failures. Redone: "pruned" (a budgeted run's rough
+    // numbers) and launch failures, which may have been passing (out of memory, say).
+    auto reusable = [&](const std::string& id) -> const measurement* {
+      const measurement* c = cache_->find(measurement_key(id, type, s));
+      return c && (c->status == "ok" || (c->status == "verify_failed" && id != memcpy_floor_id)) ? c : nullptr;
+    };
     for (const instantiation* i : cands) {
-      if (const measurement* c = cache_->find(measurement_key(i->id, type, s))) record(*c, false);
+      if (const measurement* c = reusable(i->id)) record(*c, false);
       else missing.push_back(i);
     }
-    const measurement* floor = cache_->find(measurement_key(memcpy_floor_id, type, s));
+    const measurement* floor = reusable(memcpy_floor_id);
     if (floor) record(*floor, false);
     const std::string where = fmt::format("{} ({},{},{},{},{})", name_of(type), s.B, s.C, s.L, s.pad_left, s.pad_right);
     if (missing.empty() && floor) {
@@ -210,12 +217,17 @@ class tune_run {
       for (std::size_t k = 0; k < r.ranked.size() && finalists.size() < 3; ++k)
         if (const instantiation* i = find_instantiation(r.ranked[k].first)) finalists.push_back(i);
       if (finalists.empty()) continue;
-      const shape5& rep = r.shapes.front();
+      shape5 rep = r.shapes.front();  // the first shape the leader has a time on
+      for (const shape5& sh : r.shapes)
+        if (const measurement* m = find(r.ranked[0].first, r.type, sh); m && m->status == "ok") {
+          rep = sh;
+          break;
+        }
       std::size_t pick = 0;
       std::vector<summary> times;
       if (finalists.size() > 1 && !stopped()) {
         try {
-          times = make_workspace(r.type, rep)->time_interleaved(finalists, o_.retime_rounds);
+          times = time_interleaved(*make_workspace(r.type, rep), finalists, o_.retime_rounds, o_.measure);
           pick = pick_finalist(finalists, times);
         } catch (const std::exception&) {
           times.clear();  // keep the ranking's order
@@ -237,6 +249,32 @@ class tune_run {
       t.entries.push_back(std::move(e));
     }
     return t;
+  }
+
+  /// A run over part of the space (some dtypes, a filter, other sizes) must not drop what the table
+  /// already knows: entries of (dtype, bucket) pairs this run did not cover are kept, if the table
+  /// on disk is of the same device model. An unreadable table is replaced, with a warning.
+  void keep_other_entries(results_table& t) const {
+    std::error_code ec;
+    if (!std::filesystem::exists(report_.table_path, ec)) return;
+    results_table old;
+    try {
+      old = read_table(report_.table_path);
+    } catch (const results_error& e) {
+      if (progress_) progress_(done_, total_, 0, std::string("replacing an unreadable table: ") + e.what());
+      return;
+    }
+    if (!old.device.same_model(t.device)) return;
+    for (const table_entry& e : old.entries) {
+      const bool covered = std::any_of(t.entries.begin(), t.entries.end(), [&](const table_entry& n) {
+        return n.type == e.type && n.where == e.where;
+      });
+      if (!covered) t.entries.push_back(e);
+    }
+    std::sort(t.entries.begin(), t.entries.end(), [](const table_entry& a, const table_entry& b) {
+      return std::make_tuple(int(a.type), a.where.log2_L, a.where.log2_rows, a.where.align) <
+             std::make_tuple(int(b.type), b.where.log2_L, b.where.log2_rows, b.where.align);
+    });
   }
 
   const tune_options& o_;
@@ -293,8 +331,12 @@ std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok) {
     for (const auto& [id, per_shape] : g.times)
       for (const auto& [k, t] : per_shape) best[k] = std::min(best[k], t);
     bucket_ranking r{g.type, g.where, g.shapes, {}};
+    // Rank the candidates that ran on the most shapes of the bucket: all of them, unless a budgeted
+    // search pruned candidates shape by shape.
+    std::size_t coverage = 0;
+    for (const auto& [id, per_shape] : g.times) coverage = std::max(coverage, per_shape.size());
     for (const auto& [id, per_shape] : g.times) {
-      if (per_shape.size() != g.shapes.size()) continue;  // must have run on every shape of the bucket
+      if (per_shape.size() != coverage) continue;
       double log_sum = 0;
       for (const auto& [k, t] : per_shape) log_sum += std::log(best[k] > 0 ? t / best[k] : 1.0);
       r.ranked.emplace_back(id, std::exp(log_sum / double(per_shape.size())));

@@ -65,29 +65,26 @@ class cuda_workspace final : public workspace {
     if (check_shape(s.B, s.C, s.L, s.pad_left, s.pad_right, type, &why, &z_) != status::ok) throw std::runtime_error(why);
     dx_bytes_ = std::size_t(z_.dx_bytes());
     dy_bytes_ = std::size_t(z_.dy_bytes());
-    check_cuda(cudaMalloc(&dy_, dy_bytes_ + 16), "cudaMalloc(dy)");
-    check_cuda(cudaMalloc(&dx_buffer_, dx_bytes_ + 2 * guard_bytes), "cudaMalloc(dx)");
-    check_cuda(cudaMalloc(&ref_, dx_bytes_ + 16), "cudaMalloc(reference)");
-    check_cuda(cudaMalloc(&memcpy_dst_, dx_bytes_ + 16), "cudaMalloc(memcpy floor)");
-    check_cuda(fill_random_words(dy_, (dy_bytes_ + 3) / 4, std::random_device{}()), "filling dy");
-    if (reference_device(problem_on(ref_), nullptr, &why) != status::ok) throw std::runtime_error(why);
+    check_cuda(cudaMalloc(&dy_.p, dy_bytes_ + 16), "cudaMalloc(dy)");
+    check_cuda(cudaMalloc(&dx_buffer_.p, dx_bytes_ + 2 * guard_bytes), "cudaMalloc(dx)");
+    check_cuda(cudaMalloc(&ref_.p, dx_bytes_ + 16), "cudaMalloc(reference)");
+    check_cuda(cudaMalloc(&memcpy_dst_.p, dx_bytes_ + 16), "cudaMalloc(memcpy floor)");
+    check_cuda(fill_random_words(dy_.p, (dy_bytes_ + 3) / 4, std::random_device{}()), "filling dy");
+    if (reference_device(problem_on(ref_.p), nullptr, &why) != status::ok) throw std::runtime_error(why);
     check_cuda(cudaDeviceSynchronize(), "the reference");
-  }
-  ~cuda_workspace() override {
-    cudaFree(dy_), cudaFree(dx_buffer_), cudaFree(ref_), cudaFree(memcpy_dst_);
   }
 
   std::string verify(const instantiation& inst) override try {
     unsigned char* dx = dx_();
-    check_cuda(cudaMemset(dx_buffer_, guard_byte, dx_bytes_ + 2 * guard_bytes), "cudaMemset");
+    check_cuda(cudaMemset(dx_buffer_.p, guard_byte, dx_bytes_ + 2 * guard_bytes), "cudaMemset");
     check_cuda(cudaMemset(dx, inst.needs_zeroed_dx ? 0 : poison_byte, dx_bytes_), "cudaMemset");
     std::string why;
     if (launch(inst, backend::cuda, problem_on(dx), nullptr, &why) != status::ok) return why;
     check_cuda(cudaDeviceSynchronize(), "the kernel");
-    if (const std::int64_t at = first_difference(dx, ref_, dx_bytes_); at >= 0)
+    if (const std::int64_t at = first_difference(dx, ref_.p, dx_bytes_); at >= 0)
       return fmt::format("dx differs from the reference at byte {}", at);
     unsigned char guards[2 * guard_bytes];
-    check_cuda(cudaMemcpy(guards, dx_buffer_, guard_bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
+    check_cuda(cudaMemcpy(guards, dx_buffer_.p, guard_bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
     check_cuda(cudaMemcpy(guards + guard_bytes, dx + dx_bytes_, guard_bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
     for (unsigned char b : guards)
       if (b != guard_byte) return "a guard byte around dx was overwritten";
@@ -99,27 +96,17 @@ class cuda_workspace final : public workspace {
   timing time(const instantiation& inst, const measure_settings& s) override {
     const problem p = problem_on(dx_());
     return time_launch(s, nvtx_name(inst.id), [&](cudaStream_t st) {
-      if (inst.needs_zeroed_dx) cudaMemsetAsync(p.dx, 0, dx_bytes_, st);
+      if (inst.needs_zeroed_dx)
+        if (const cudaError_t e = cudaMemsetAsync(p.dx, 0, dx_bytes_, st); e != cudaSuccess) return e;
       return inst.launch_cuda(p, st);
     });
   }
 
   timing time_memcpy(const measure_settings& s) override {
     return time_launch(s, nvtx_name("cudaMemcpyAsync_d2d"), [&](cudaStream_t st) {
-      return cudaMemcpyAsync(memcpy_dst_, dy_, dx_bytes_, cudaMemcpyDeviceToDevice, st);
+      // From the reference's dx: exactly dx_bytes long (dy is shorter when pads crop).
+      return cudaMemcpyAsync(memcpy_dst_.p, ref_.p, dx_bytes_, cudaMemcpyDeviceToDevice, st);
     });
-  }
-
-  std::vector<summary> time_interleaved(const std::vector<const instantiation*>& insts, int rounds) override {
-    std::vector<std::vector<double>> samples(insts.size());
-    measure_settings one;
-    one.warmup = 1, one.hot_too = false;
-    one.rule.min_samples = one.rule.max_samples = 1;
-    for (int r = 0; r < rounds; ++r)
-      for (std::size_t i = 0; i < insts.size(); ++i) samples[i].push_back(time(*insts[i], one).cold.median);
-    std::vector<summary> out;
-    for (auto& v : samples) out.push_back(summarize(v));
-    return out;
   }
 
   std::string failure() const override {
@@ -128,9 +115,9 @@ class cuda_workspace final : public workspace {
   }
 
  private:
-  unsigned char* dx_() const { return static_cast<unsigned char*>(dx_buffer_) + guard_bytes; }
+  unsigned char* dx_() const { return static_cast<unsigned char*>(dx_buffer_.p) + guard_bytes; }
   problem problem_on(void* dx) const {
-    return problem{dy_, dx, shape_.B, shape_.C, shape_.L, shape_.pad_left, shape_.pad_right, type_};
+    return problem{dy_.p, dx, shape_.B, shape_.C, shape_.L, shape_.pad_left, shape_.pad_right, type_};
   }
 
   template <class Launch>
@@ -168,7 +155,15 @@ class cuda_workspace final : public workspace {
   shape5 shape_;
   problem_sizes z_;
   std::size_t dx_bytes_ = 0, dy_bytes_ = 0;
-  void *dy_ = nullptr, *dx_buffer_ = nullptr, *ref_ = nullptr, *memcpy_dst_ = nullptr;
+  /// Owns a cudaMalloc'ed block: a constructor that throws half way frees what it took.
+  struct device_memory {
+    void* p = nullptr;
+    device_memory() = default;
+    device_memory(const device_memory&) = delete;
+    device_memory& operator=(const device_memory&) = delete;
+    ~device_memory() { cudaFree(p); }
+  };
+  device_memory dy_, dx_buffer_, ref_, memcpy_dst_;
 };
 
 }  // namespace

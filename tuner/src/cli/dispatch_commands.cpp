@@ -105,12 +105,26 @@ void add_shape_options(CLI::App* cmd, shape_options& o) {
   cmd->add_option("--results", o.results, "Use this results file instead of the lookup order");
 }
 
+/// An explicit --results must be usable: the dispatcher would fall back quietly, a user who named a
+/// file means that file. Returns an exit code on failure.
+std::optional<int> use_results_file(const char* command, const std::string& path) {
+  if (path.empty()) return std::nullopt;
+  try {
+    (void)tuner::read_table(path);
+  } catch (const tuner::results_error& e) {
+    fmt::print(stderr, "padtune {}: --results: {}\n", command, e.what());
+    return exit_bad_input;
+  }
+  set_results_path(path);
+  return std::nullopt;
+}
+
 // ---- explain -----------------------------------------------------------------------------------
 
 int run_explain(const explain_options& o) {
   parsed_shape s;
   if (const auto code = read_shape("explain", o, s)) return *code;
-  if (!o.results.empty()) set_results_path(o.results);
+  if (const auto code = use_results_file("explain", o.results)) return *code;
   const dispatch_choice c = explain_dispatch(s.B, s.C, s.L, s.pad_left, s.pad_right, s.type, backend_of(o));
   const instantiation& i = *c.inst;
   if (o.json) {
@@ -254,7 +268,7 @@ int run_run(const run_options& o) {
     return exit_usage;
   }
   const backend b = backend_of(o);
-  if (!o.results.empty()) set_results_path(o.results);
+  if (const auto code = use_results_file("run", o.results)) return *code;
 
   const instantiation* chosen = nullptr;  // nullptr: the dispatcher
   std::string how;

@@ -1,5 +1,7 @@
 // padtune: list, verify and tune the ConstantPad1dBackward kernel family.
 #include <cstdio>
+#include <exception>
+#include <new>
 #include <string>
 
 #include "commands.hpp"
@@ -30,6 +32,12 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? exit_ok : exit_usage;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "padtune: out of host memory for this problem\n");
+    return exit_bad_input;
+  } catch (const std::exception& e) {  // nothing escapes as an abort
+    std::fprintf(stderr, "padtune: %s\n", e.what());
+    return exit_failed;
   }
   return result;
 }
