@@ -1,21 +1,13 @@
 #pragma once
 // Turns one kernel description into a registry entry with a launcher per backend.
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
 #include <string>
 #include <vector>
 
 #include "launch.cuh"
+#include "padtune/dtype_of.hpp"
 #include "padtune/registry.hpp"
 
 namespace padtune::detail {
-
-template <class T> constexpr dtype dtype_of();
-template <> constexpr dtype dtype_of<float>() { return dtype::f32; }
-template <> constexpr dtype dtype_of<double>() { return dtype::f64; }
-template <> constexpr dtype dtype_of<__half>() { return dtype::f16; }
-template <> constexpr dtype dtype_of<__nv_bfloat16>() { return dtype::bf16; }
 
 /// The id the way the seed derives it: fn name, dtype, then the parameters, joined by "__".
 std::string make_instantiation_id(dtype type, std::string_view variant, int block_ol, int threads, int width);

@@ -6,8 +6,8 @@
 // a linear scan over the entries of the call's dtype. Everything else happens once, under a mutex.
 #include "padtune/padtune.hpp"
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
+#include "padtune/dtype_of.hpp"
+
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
@@ -344,17 +344,6 @@ void zero_dx(void* dx, std::int64_t bytes, backend b, cudaStream_t stream) {
   if (const cudaError_t e = cudaMemsetAsync(dx, 0, std::size_t(bytes), stream); e != cudaSuccess)
     throw error(status::launch_failed, fmt::format("zeroing dx ({} bytes) failed: {}", bytes, cuda_error_text(e)));
 }
-
-template <class T>
-constexpr dtype dtype_of();
-template <>
-constexpr dtype dtype_of<float>() { return dtype::f32; }
-template <>
-constexpr dtype dtype_of<double>() { return dtype::f64; }
-template <>
-constexpr dtype dtype_of<__half>() { return dtype::f16; }
-template <>
-constexpr dtype dtype_of<__nv_bfloat16>() { return dtype::bf16; }
 
 }  // namespace
 

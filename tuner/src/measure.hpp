@@ -12,6 +12,9 @@
 
 namespace padtune::tuner {
 
+/// Written over dx before a verification run (poison) and around it (guard), by every workspace.
+inline constexpr unsigned char poison_byte = 0xA5, guard_byte = 0xCD;
+
 struct measure_settings {
   stop_rule rule;
   int warmup = 3;

@@ -32,7 +32,6 @@ void check_cuda(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(fmt::format("{}: {} ({})", what, cudaGetErrorName(e), cudaGetErrorString(e)));
 }
 
-constexpr unsigned char poison_byte = 0xA5, guard_byte = 0xCD;
 constexpr std::size_t guard_bytes = 256;
 
 /// Process-wide: the stream, the events and the L2 flush buffer, made once.

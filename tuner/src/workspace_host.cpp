@@ -14,7 +14,6 @@
 namespace padtune::tuner {
 namespace {
 
-constexpr unsigned char poison_byte = 0xA5, guard_byte = 0xCD;
 constexpr std::size_t guard_bytes = 64;
 
 class host_workspace final : public workspace {
