@@ -22,7 +22,7 @@ int run_list(const list_options& o) {
     re = std::regex(o.filter.empty() ? ".*" : o.filter, std::regex::ECMAScript);
   } catch (const std::regex_error& e) {
     fmt::print(stderr, "padtune list: --filter '{}' is not a valid regular expression: {}\n", o.filter, e.what());
-    return exit_usage;
+    return exit_bad_input;  // as in tune
   }
   std::vector<const instantiation*> chosen;
   for (const instantiation& i : registry())

@@ -29,9 +29,10 @@ struct search_options {
 void add_search_options(CLI::App* cmd, search_options& o) {
   cmd->add_option("--backend", o.backend_name, "cuda or host (default: cuda where a GPU is usable, else host)")
       ->check(CLI::IsMember({"cuda", "host"}));
-  cmd->add_option("--dtype", o.dtypes, "Only these dtypes (f32 f64 f16 bf16; repeat or list)")
-      ->check(CLI::IsMember({"f32", "f64", "f16", "bf16"}));
-  cmd->add_option("--variant", o.variants, "Only these variants (seed rowtile flat flatvec)")->check(CLI::IsMember({"seed", "rowtile", "flat", "flatvec"}));
+  // dtype and variant names are checked by make_options, so that an unknown one is exit code 3 (input
+  // padtune rejects) as in every other command, not CLI11's 2.
+  cmd->add_option("--dtype", o.dtypes, "Only these dtypes (f32 f64 f16 bf16; repeat or list)");
+  cmd->add_option("--variant", o.variants, "Only these variants (seed rowtile flat flatvec)");
   cmd->add_option("--filter", o.filter, "Only instantiation ids matching this regular expression");
   cmd->add_option("--sizes", o.sizes_file, "A file of shapes, 'B C L pad_left pad_right' per line")->check(CLI::ExistingFile);
 }
@@ -59,7 +60,22 @@ int make_options(const search_options& s, tuner::tune_options& o) {
   }
   if (!s.dtypes.empty()) {
     o.dtypes.clear();
-    for (const std::string& d : s.dtypes) o.dtypes.push_back(*parse_dtype(d));
+    for (const std::string& d : s.dtypes) {
+      const auto t = parse_dtype(d);
+      if (!t) {
+        fmt::print(stderr, "padtune: --dtype '{}' names no dtype (f32, f64, f16, bf16)\n", d);
+        return exit_bad_input;
+      }
+      o.dtypes.push_back(*t);
+    }
+  }
+  for (const std::string& v : s.variants) {
+    bool known = false;
+    for (const instantiation& i : registry()) known = known || i.variant == v;
+    if (!known) {
+      fmt::print(stderr, "padtune: --variant '{}' names no variant (see padtune list)\n", v);
+      return exit_bad_input;
+    }
   }
   o.variants = s.variants;
   o.filter = s.filter;
