@@ -100,8 +100,32 @@ TEST(Tune, AForeignCacheIsRefused) {
   };
   refused_with(replaced("\"harness_version\":\"0.1.0\"", "\"harness_version\":\"9.9.9\""), "made by padtune 9.9.9");
   refused_with(replaced("\"name\":\"host emulation", "\"name\":\"NVIDIA H200 (not this"), "measured on 'NVIDIA H200");
+  refused_with(replaced(std::string("\"kernel_sources\":\"") + kernel_sources_hash + "\"", "\"kernel_sources\":\"0123456789abcdef\""),
+               "kernels/device changed");
   refused_with("{\"something\": 1}", "not a padtune measurement cache");
   refused_with("not json", "not a padtune cache header");
+}
+
+TEST(Tune, ACacheThatPredatesTheKernelHashIsUsed) {
+  const auto dir = fresh_dir("legacy");
+  const tune_options o = quick_options(dir);
+  const tune_report first = run_tune(o, nullptr);
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(first.cache_path);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+  }
+  const std::string field = std::string("\"kernel_sources\":\"") + kernel_sources_hash + "\",";
+  const auto at = lines[0].find(field);
+  ASSERT_NE(at, std::string::npos) << lines[0];
+  lines[0].erase(at, field.size());
+  {
+    std::ofstream out(first.cache_path, std::ios::trunc);
+    for (const std::string& l : lines) out << l << "\n";
+  }
+  const tune_report second = run_tune(o, nullptr);
+  EXPECT_EQ(second.measured, 0u);
+  EXPECT_EQ(second.from_cache, first.measured);
 }
 
 TEST(Tune, AnInterruptedRunWritesAPartialTable) {

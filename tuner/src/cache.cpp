@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <fstream>
 
 namespace padtune::tuner {
@@ -25,7 +26,8 @@ summary summary_from_json(const json& j, const std::string& where) {
 }
 
 json header_json(const device_fingerprint& device, const json& settings) {
-  return {{"padtune_cache", results_schema_version}, {"harness_version", harness_version}, {"device", to_json(device)},
+  return {{"padtune_cache", results_schema_version}, {"harness_version", harness_version},
+          {"kernel_sources", kernel_sources_hash}, {"device", to_json(device)},
           {"settings", settings}};
 }
 
@@ -88,6 +90,14 @@ measurement_cache::measurement_cache(std::filesystem::path path, const device_fi
       throw results_error(fmt::format("{}: made by padtune {} (cache schema {}), this is padtune {} (schema {}): measurements "
                                       "from other software are not mixed in; move the file away or pass another --cache",
                                       name, version, header["padtune_cache"].dump(), harness_version, results_schema_version));
+    // Timings of other kernel code are not mixed in. A header without the field predates it: taken
+    // as it is, with a warning, since no later kernel edit can be told apart from it.
+    if (const auto k = header.find("kernel_sources"); k == header.end()) {
+      std::fprintf(stderr, "padtune: %s does not record which kernel sources it measured; it is used as it is\n", name.c_str());
+    } else if (*k != kernel_sources_hash) {
+      throw results_error(fmt::format("{}: measured kernel sources {}, this padtune was built from {} (kernels/device changed): "
+                                      "move the file away or pass another --cache", name, k->dump(), kernel_sources_hash));
+    }
     const device_fingerprint theirs = fingerprint_from_json(header.at("device"), name + ": header.device");
     if (!theirs.same_model(device))
       throw results_error(fmt::format("{}: measured on '{}' ({} backend, driver {}, runtime {}), this run is on '{}' ({} backend, "

@@ -16,6 +16,9 @@ namespace padtune::tuner {
 
 inline constexpr int results_schema_version = 1;
 inline constexpr const char* harness_version = "0.1.0";
+/// A hash of the kernel sources (kernels/device, the instance template) and the CUDA compiler's
+/// version, computed by CMake: measurements of other kernel code are not reused.
+extern const char* const kernel_sources_hash;
 
 /// A bad or unreadable results file or cache: what() names the file and the field.
 class results_error : public std::runtime_error {

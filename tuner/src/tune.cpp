@@ -206,6 +206,7 @@ class tune_run {
     t.settings["backend"] = std::string(name_of(o_.where));
     t.settings["search"] = o_.budget_seconds ? fmt::format("successive halving, budget {} s", *o_.budget_seconds) : "exhaustive";
     if (o_.where == backend::host) t.settings["note"] = "host emulation: these timings say nothing about GPU speed";
+    t.settings["kernel_sources"] = kernel_sources_hash;
     t.command = o_.command;
     t.created = utc_now();
     t.complete = !report_.interrupted;
