@@ -1,3 +1,4 @@
+#include "padtune/cuda_error.hpp"
 #include "padtune/registry.hpp"
 
 #include <fmt/format.h>
@@ -51,7 +52,7 @@ status launch(const instantiation& inst, backend b, const problem& p, cudaStream
     return status::ok;
   }
   if (const cudaError_t e = inst.launch_cuda(p, stream); e != cudaSuccess) {
-    if (why) *why = fmt::format("launching {} failed: {} ({})", inst.id, cudaGetErrorName(e), cudaGetErrorString(e));
+    if (why) *why = fmt::format("launching {} failed: {}", inst.id, cuda_error_text(e));
     return status::launch_failed;
   }
   return status::ok;

@@ -1,5 +1,9 @@
 #include "padtune/error.hpp"
 
+#include <fmt/format.h>
+
+#include "padtune/cuda_error.hpp"
+
 namespace padtune {
 
 const char* name_of(status s) noexcept {
@@ -18,5 +22,7 @@ const char* name_of(status s) noexcept {
   }
   return "unknown_status";
 }
+
+std::string cuda_error_text(cudaError_t e) { return fmt::format("{} ({})", cudaGetErrorName(e), cudaGetErrorString(e)); }
 
 }  // namespace padtune

@@ -1,3 +1,4 @@
+#include "padtune/cuda_error.hpp"
 #include "checker.hpp"
 
 #include <cuda_runtime_api.h>
@@ -59,7 +60,7 @@ class host_memory final : public case_memory {
 };
 
 std::string cuda_failure(const char* what, cudaError_t e) {
-  return fmt::format("{}: {} ({})", what, cudaGetErrorName(e), cudaGetErrorString(e));
+  return fmt::format("{}: {}", what, cuda_error_text(e));
 }
 
 class cuda_memory final : public case_memory {

@@ -4,6 +4,7 @@
 //
 // Fast path (every call after the first on a device): cudaGetDevice, one atomic load, the bucket,
 // a linear scan over the entries of the call's dtype. Everything else happens once, under a mutex.
+#include "padtune/cuda_error.hpp"
 #include "padtune/padtune.hpp"
 
 #include "padtune/dtype_of.hpp"
@@ -104,7 +105,6 @@ dispatch_state& state() {
   return s;
 }
 
-std::string cuda_error_text(cudaError_t e) { return fmt::format("{} ({})", cudaGetErrorName(e), cudaGetErrorString(e)); }
 
 /// Prints a warning on stderr unless the same line was printed before. Pre: the mutex is held.
 void report_once(dispatch_state& s, const std::string& message) {

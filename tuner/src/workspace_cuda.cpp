@@ -9,6 +9,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "padtune/cuda_error.hpp"
 #include "device_helpers.hpp"
 #include "measure.hpp"
 #include "padtune/reference.hpp"
@@ -29,7 +30,7 @@ const nvtx3::registered_string_in<padtune_domain>& nvtx_name(const std::string& 
 }
 
 void check_cuda(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(fmt::format("{}: {} ({})", what, cudaGetErrorName(e), cudaGetErrorString(e)));
+  if (e != cudaSuccess) throw std::runtime_error(fmt::format("{}: {}", what, cuda_error_text(e)));
 }
 
 constexpr std::size_t guard_bytes = 256;
@@ -110,7 +111,7 @@ class cuda_workspace final : public workspace {
 
   std::string failure() const override {
     const cudaError_t e = cudaPeekAtLastError();
-    return e == cudaSuccess ? "" : fmt::format("{} ({})", cudaGetErrorName(e), cudaGetErrorString(e));
+    return e == cudaSuccess ? "" : cuda_error_text(e);
   }
 
  private:

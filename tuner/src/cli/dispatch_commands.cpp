@@ -17,6 +17,7 @@
 #include <random>
 #include <vector>
 
+#include "padtune/cuda_error.hpp"
 #include "commands.hpp"
 #include "padtune/padtune.hpp"
 #include "results.hpp"
@@ -185,7 +186,6 @@ class device_buffer {
   void* get() const { return p_; }
 };
 
-std::string cuda_text(cudaError_t e) { return fmt::format("{} ({})", cudaGetErrorName(e), cudaGetErrorString(e)); }
 
 /// Random elements, none of them all-zero bits, so that a dx element left unwritten or written
 /// with the padding value shows up. The seed is fixed: two runs see the same data.
@@ -244,7 +244,7 @@ void run_once(const instantiation* chosen, const instantiation& shown, backend b
     const auto bytes = std::size_t(p.B * p.C * p.L) * size_of(p.type);
     if (b == backend::host) std::memset(p.dx, 0, bytes);
     else if (const cudaError_t e = cudaMemsetAsync(p.dx, 0, bytes); e != cudaSuccess)
-      throw error(status::launch_failed, "zeroing dx failed: " + cuda_text(e));
+      throw error(status::launch_failed, "zeroing dx failed: " + cuda_error_text(e));
   }
   std::string why;
   if (const status s = launch(*chosen, b, p, nullptr, &why); s != status::ok) throw error(s, why);
@@ -255,7 +255,7 @@ std::string cuda_unusable() {
   int count = 0;
   if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
     cudaGetLastError();
-    return cuda_text(e);
+    return cuda_error_text(e);
   }
   return count == 0 ? "no CUDA device found" : "";
 }
@@ -310,7 +310,7 @@ int run_run(const run_options& o) {
     if (e == cudaSuccess) e = dx_dev.allocate(dx_bytes);
     if (e == cudaSuccess && dy_bytes > 0) e = cudaMemcpy(dy_dev.get(), dy_host.data(), std::size_t(dy_bytes), cudaMemcpyHostToDevice);
     if (e != cudaSuccess) {
-      fmt::print(stderr, "padtune run: preparing device buffers of {} + {} bytes failed: {}\n", dy_bytes, dx_bytes, cuda_text(e));
+      fmt::print(stderr, "padtune run: preparing device buffers of {} + {} bytes failed: {}\n", dy_bytes, dx_bytes, cuda_error_text(e));
       return exit_failed;
     }
     p.dy = dy_dev.get();
@@ -322,7 +322,7 @@ int run_run(const run_options& o) {
     for (int i = 0; i < o.n; ++i) run_once(chosen, shown, b, p);
     if (b == backend::cuda) {
       if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
-        throw error(status::launch_failed, "the kernel failed: " + cuda_text(e));
+        throw error(status::launch_failed, "the kernel failed: " + cuda_error_text(e));
     }
   } catch (const error& x) {
     fmt::print(stderr, "padtune run: {} ({})\n", x.what(), padtune::name_of(x.code()));
@@ -334,7 +334,7 @@ int run_run(const run_options& o) {
     if (b == backend::cuda && dx_bytes > 0) {
       if (const cudaError_t e = cudaMemcpy(dx_host.data(), dx_dev.get(), std::size_t(dx_bytes), cudaMemcpyDeviceToHost);
           e != cudaSuccess) {
-        fmt::print(stderr, "padtune run: copying dx back failed: {}\n", cuda_text(e));
+        fmt::print(stderr, "padtune run: copying dx back failed: {}\n", cuda_error_text(e));
         return exit_failed;
       }
     }
