@@ -1,9 +1,5 @@
 #include "padtune/error.hpp"
 
-#include <fmt/format.h>
-
-#include "padtune/cuda_error.hpp"
-
 namespace padtune {
 
 const char* name_of(status s) noexcept {
@@ -22,7 +18,5 @@ const char* name_of(status s) noexcept {
   }
   return "unknown_status";
 }
-
-std::string cuda_error_text(cudaError_t e) { return fmt::format("{} ({})", cudaGetErrorName(e), cudaGetErrorString(e)); }
 
 }  // namespace padtune
