@@ -9,7 +9,8 @@
 #   budget    padtune tune --budget BUDGET_SECONDS (default 60) into a scratch folder, compared with
 #             the exhaustive cache in results/ (scripts/compare-tables.py)
 #   bench     the dispatcher's overhead benchmark
-#   perf      every candidate on the performance suite (bench/perf_suite.txt), all dtypes: perf.txt;
+#   perf      every candidate on the performance suite (padtune_bench --padtune_print_suite=perf),
+#             all dtypes: perf.txt;
 #             PERF_ARGS narrows it (e.g. --variant flat flatvec)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -68,7 +69,8 @@ for step in $steps; do
       python3 scripts/compare-tables.py results/*.cache.jsonl /tmp/padtune-budget/*.json 2>&1 | tee -a "$summary" ;;
     perf)
       say "== the performance suite, every candidate"
-      build/gpu/tuner/padtune tune --backend cuda --sizes bench/perf_suite.txt ${PERF_ARGS:-} --table "$out/perf.json" \
+      build/gpu/bench/padtune_bench --padtune_print_suite=perf > /tmp/padtune-perf-suite.txt
+      build/gpu/tuner/padtune tune --backend cuda --sizes /tmp/padtune-perf-suite.txt ${PERF_ARGS:-} --table "$out/perf.json" \
         --cache /tmp/padtune-perf.cache.jsonl > "$out/perf.txt" 2> /tmp/padtune-perf.log || failed=1
       tail -1 /tmp/padtune-perf.log | tee -a "$summary" ;;
     bench)

@@ -5,6 +5,7 @@
 // Fast path (every call after the first on a device): cudaGetDevice, one atomic load, the bucket,
 // a linear scan over the entries of the call's dtype. Everything else happens once, under a mutex.
 #include "padtune/cuda_error.hpp"
+#include "padtune/nvtx.hpp"
 #include "padtune/padtune.hpp"
 
 #include "padtune/dtype_of.hpp"
@@ -354,6 +355,7 @@ void dispatch(const problem& p, backend b, cudaStream_t stream) {
   if (sizes.dx_elems == 0) return;
   const device_table& t = table_for(b, true);
   const instantiation& inst = choose(t, p.type, sizes.rows, p.L, p.pad_left);
+  const nvtx_range range(inst);  // the seed's zeroing is part of its cost: inside the range
   if (inst.needs_zeroed_dx) zero_dx(p.dx, sizes.dx_bytes(), b, stream);
   if (const status s = launch(inst, b, p, stream, &why); s != status::ok) throw error(s, why);
 }

@@ -2,7 +2,6 @@
 // `padtune run`: one shape, N times, through the dispatcher or one instantiation (for Nsight).
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
-#include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
 #include <charconv>
@@ -19,6 +18,7 @@
 
 #include "padtune/cuda_error.hpp"
 #include "commands.hpp"
+#include "padtune/nvtx.hpp"
 #include "padtune/padtune.hpp"
 #include "results.hpp"
 
@@ -223,23 +223,14 @@ bool read_dy(const std::string& path, unsigned char* out, std::int64_t bytes, co
   return true;
 }
 
-/// An NVTX range named by the instantiation id, so that Nsight finds each run by its id.
-class nvtx_range {
- public:
-  explicit nvtx_range(const std::string& name) { nvtxRangePushA(name.c_str()); }
-  ~nvtx_range() { nvtxRangePop(); }
-  nvtx_range(const nvtx_range&) = delete;
-  nvtx_range& operator=(const nvtx_range&) = delete;
-};
-
-/// One run: the dispatcher (inst_or_null == nullptr) or one instantiation, dx zeroed if it needs it.
+/// One run: the dispatcher (chosen == nullptr) or one instantiation, dx zeroed if it needs it.
 /// Throws padtune::error on failure.
-void run_once(const instantiation* chosen, const instantiation& shown, backend b, const problem& p) {
-  const nvtx_range range(shown.id);
+void run_once(const instantiation* chosen, backend b, const problem& p) {
   if (!chosen) {
-    dispatch(p, b);
+    dispatch(p, b);  // opens its own range, named by the instantiation it picks
     return;
   }
+  const nvtx_range range(*chosen);
   if (chosen->needs_zeroed_dx && p.dx) {  // the seed's contract: whoever runs it zeroes dx
     const auto bytes = std::size_t(p.B * p.C * p.L) * size_of(p.type);
     if (b == backend::host) std::memset(p.dx, 0, bytes);
@@ -319,7 +310,7 @@ int run_run(const run_options& o) {
 
   const auto start = std::chrono::steady_clock::now();
   try {
-    for (int i = 0; i < o.n; ++i) run_once(chosen, shown, b, p);
+    for (int i = 0; i < o.n; ++i) run_once(chosen, b, p);
     if (b == backend::cuda) {
       if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
         throw error(status::launch_failed, "the kernel failed: " + cuda_error_text(e));
