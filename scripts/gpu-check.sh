@@ -9,6 +9,12 @@
 #   budget    padtune tune --budget BUDGET_SECONDS (default 60) into a scratch folder, compared with
 #             the exhaustive cache in results/ (scripts/compare-tables.py)
 #   bench     the dispatcher's overhead benchmark
+#   peers     padtune_bench over the performance suite and the peers (PyTorch, Triton) in one run:
+#             bench.json, peers.json, peers.md (scripts/compare-peers.py)
+#   sweep     padtune_bench over the sweep of row lengths and row counts: bench-sweep.json
+#   plots     scripts/plot: peers-gbps.png, table-heatmap.png (after peers)
+#   profile   Nsight Compute on the dispatcher's pick for P1 f32 and P6 bf16: DRAM bytes vs the
+#             contract (scripts/profile-ncu.sh): ncu.txt
 #   perf      every candidate on the performance suite (padtune_bench --padtune_print_suite=perf),
 #             all dtypes: perf.txt;
 #             PERF_ARGS narrows it (e.g. --variant flat flatvec)
@@ -77,6 +83,26 @@ for step in $steps; do
       say "== dispatcher overhead"
       build/gpu/bench/padtune_dispatch_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
         2>&1 | grep -E "median|ERROR" | tee -a "$summary" ;;
+    peers)
+      say "== padtune_bench (performance suite) and the peers"
+      python3 scripts/compare-peers.py --bench build/gpu/bench/padtune_bench --out "$out" \
+        > /tmp/padtune-peers.log 2>&1 || { failed=1; cp /tmp/padtune-peers.log "$out/"; }
+      tail -2 /tmp/padtune-peers.log | tee -a "$summary" ;;
+    sweep)
+      say "== padtune_bench (sweep of row lengths and counts)"
+      build/gpu/bench/padtune_bench --padtune_suite=sweep --benchmark_out="$out/bench-sweep.json" \
+        --benchmark_out_format=json > /tmp/padtune-sweep.log 2>&1 || failed=1
+      say "rows with an error: $(grep -c 'ERROR OCCURRED' /tmp/padtune-sweep.log)"
+      grep 'ERROR OCCURRED' /tmp/padtune-sweep.log | head -5 | tee -a "$summary" ;;
+    plots)
+      say "== plots"
+      python3 scripts/plot --peers "$out/peers.json" --table results/nvidia-h200.json --out "$out" 2>&1 \
+        | tee -a "$summary" || failed=1 ;;
+    profile)
+      say "== Nsight Compute, DRAM bytes against the contract"
+      for args in "dispatch 32,256,8192,3,5 f32" "dispatch 1024,8192,8,2,3 bf16"; do
+        scripts/profile-ncu.sh $args 2>&1 | tee -a "$out/ncu.txt" "$summary" || failed=1
+      done ;;
     *) say "unknown step $step"; failed=1 ;;
   esac
   say "$step took $(( $(date +%s) - start )) s"
