@@ -1,4 +1,4 @@
-// padtune_bench: every shape of the benchmark suites (bench_suites.hpp) x dtype, with rows for the
+// padtune_bench: every shape of the benchmark suites (tuner/src/suites.hpp) x dtype, with rows for the
 // dispatcher, each variant at its best BLOCK_OL for the shape, the memcpy floor, the runtime's
 // strided copy (cudaMemcpy2DAsync) and the Thrust reference. Every row is verified against the
 // reference, then timed L2-cold with CUDA events (manual time); counters give decimal GB/s and the
@@ -17,14 +17,18 @@
 #include <vector>
 
 #include "bench_case.hpp"
-#include "bench_suites.hpp"
 #include "padtune/cuda_error.hpp"
 #include "padtune/padtune.hpp"
 #include "padtune/reference.hpp"
 #include "stats.hpp"
+#include "suites.hpp"
 
 namespace padtune::bench {
 namespace {
+
+using tuner::perf_suite;
+using tuner::suite_shape;
+using tuner::sweep_suite;
 
 constexpr int warmup_runs = 3, default_samples = 30;
 

@@ -1,10 +1,12 @@
 // The default sweep covers the buckets; --sizes files are read with errors that name file and line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 
 #include "padtune/buckets.hpp"
+#include "suites.hpp"
 #include "sweep.hpp"
 
 namespace padtune::tuner {
@@ -26,6 +28,14 @@ TEST(Sweep, DefaultCoversLengthsRowsAlignmentsAndPayloads) {
     EXPECT_TRUE(aligns.count(16) && aligns.count(int(size_of(t)))) << name_of(t);
     EXPECT_LE(min_payload, 16 << 10) << name_of(t);  // kilobytes
     EXPECT_GE(max_payload, 1LL << 30) << name_of(t); // gigabytes
+  }
+}
+
+TEST(Sweep, DefaultIncludesThePerformanceSuiteOnce) {
+  for (dtype t : all_dtypes) {
+    const auto shapes = default_sweep(t);
+    for (const suite_shape& p : perf_suite())
+      EXPECT_EQ(std::count(shapes.begin(), shapes.end(), p.s), 1) << p.tag << " " << name_of(t);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "padtune/problem.hpp"
+#include "suites.hpp"
 
 namespace padtune::tuner {
 
@@ -23,6 +24,10 @@ std::vector<shape5> default_sweep(dtype type) {
       out.push_back({B, C, L, 16 / S, 3});  // pad_left * S a multiple of 16
       out.push_back({B, C, L, 1, 2});       // misaligned by one element
     }
+  // The performance suite's shapes, so the shapes the benchmarks and targets name are tuned as they
+  // are: their buckets fall between the grid points above (and P7 crops).
+  for (const suite_shape& p : perf_suite())
+    if (std::find(out.begin(), out.end(), p.s) == out.end()) out.push_back(p.s);
   return out;
 }
 

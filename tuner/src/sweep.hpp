@@ -10,7 +10,8 @@
 namespace padtune::tuner {
 
 /// Row lengths 1 to 2^20 and row counts 1 to 2^22 in steps of 8x, pad_left aligned to 16 bytes
-/// and not, keeping payloads (2*B*C*L*sizeof(T)) from 4 KB to 2 GB.
+/// and not, keeping payloads (2*B*C*L*sizeof(T)) from 4 KB to 2 GB; then the performance suite
+/// (suites.hpp), P10's 17 GB included.
 std::vector<shape5> default_sweep(dtype type);
 
 /// A handful of small shapes that cover short and long rows, aligned and not, for the host backend.

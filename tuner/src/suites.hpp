@@ -1,19 +1,20 @@
 #pragma once
-// The benchmark's shape suites, in one place: the performance suite of the roofline issue (P1-P10)
-// and a sweep of row lengths (at a fixed element count) and of row counts (at a fixed row length).
+// The named shape suites, in one place: the performance suite of the roofline issue (P1-P10), which
+// the tuner's default sweep includes and padtune_bench times, and the benchmark's sweep of row
+// lengths (at a fixed element count) and of row counts (at a fixed row length).
 #include <fmt/format.h>
 
 #include <string>
 #include <vector>
 
-#include "results.hpp"  // padtune::tuner::shape5
+#include "results.hpp"  // shape5
 
-namespace padtune::bench {
+namespace padtune::tuner {
 
 struct suite_shape {
   std::string suite;  ///< "perf" or "sweep"
   std::string tag;    ///< P1..P10, or what the sweep varies
-  tuner::shape5 s;
+  shape5 s;
 };
 
 inline std::vector<suite_shape> perf_suite() {
@@ -35,4 +36,4 @@ inline std::vector<suite_shape> sweep_suite() {
   return v;
 }
 
-}  // namespace padtune::bench
+}  // namespace padtune::tuner
