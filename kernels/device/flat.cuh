@@ -57,30 +57,38 @@ struct flat_kernel {
       for (std::int64_t e = thread; e < p.head; e += threads) copy_flat_element(p, e);
       for (std::int64_t e = tail_begin + thread; e < tail_begin + p.tail; e += threads) copy_flat_element(p, e);
     }
+    // Every load of the thread's chunks first, then every store: a load from dy cannot move above
+    // a store to dx (the compiler must assume they alias), so a load-store loop would keep one
+    // chunk in flight per thread; this keeps `items`.
     byte* const body = a.dx + p.head * elem;
+    const std::int64_t first = std::int64_t(block) * block_chunks + thread;
+    vec<W> v[items];
 #pragma unroll
-    for (int k = 0; k < items; ++k) {
-      const std::int64_t c = std::int64_t(block) * block_chunks + std::int64_t(k) * threads + thread;
-      if (c >= p.chunks) break;
-      std::uint64_t row, i;
-      p.row_len.divmod(std::uint64_t(p.head + c * chunk_elems), row, i);
-      const std::int64_t src = std::int64_t(row) * a.OL + a.pad_left + std::int64_t(i);
-      if constexpr (WIDE_LOADS) {
-        if (std::int64_t(i) >= a.valid_begin && std::int64_t(i) + chunk_elems <= a.valid_end) {
-          const byte* s = a.dy + src * elem;  // formed only once i is known to have a source
-          if (aligned_loads_in_bounds<W>(a, s, s, unsigned(std::uintptr_t(s) & (W - 1)))) {
-            store_vec<W>(body + c * W, load_unaligned<W>(s));
-            continue;
-          }
-        }
-      }
-      vec<W> v = zero_vec<W>();
-      gather<0>(a, v, std::int64_t(i), src);
-      store_vec<W>(body + c * W, v);
-    }
+    for (int k = 0; k < items; ++k)
+      if (first + std::int64_t(k) * threads < p.chunks) v[k] = load_chunk(p, first + std::int64_t(k) * threads);
+#pragma unroll
+    for (int k = 0; k < items; ++k)
+      if (first + std::int64_t(k) * threads < p.chunks) store_vec<W>(body + (first + std::int64_t(k) * threads) * W, v[k]);
   }
 
  private:
+  /// The W bytes of body chunk c: its source elements, zeros where they have none.
+  static PADTUNE_HD vec<W> load_chunk(const params& p, std::int64_t c) {
+    const pad_args& a = p.a;
+    std::uint64_t row, i;
+    p.row_len.divmod(std::uint64_t(p.head + c * chunk_elems), row, i);
+    const std::int64_t src = std::int64_t(row) * a.OL + a.pad_left + std::int64_t(i);
+    if constexpr (WIDE_LOADS) {
+      if (std::int64_t(i) >= a.valid_begin && std::int64_t(i) + chunk_elems <= a.valid_end) {
+        const byte* s = a.dy + src * elem;  // formed only once i is known to have a source
+        if (aligned_loads_in_bounds<W>(a, s, s, unsigned(std::uintptr_t(s) & (W - 1)))) return load_unaligned<W>(s);
+      }
+    }
+    vec<W> v = zero_vec<W>();
+    gather<0>(a, v, std::int64_t(i), src);
+    return v;
+  }
+
   static PADTUNE_HD void copy_flat_element(const params& p, std::int64_t e) {
     std::uint64_t row, i;
     p.row_len.divmod(std::uint64_t(e), row, i);
