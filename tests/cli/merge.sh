@@ -37,15 +37,20 @@ grep -q "host-emulation.json" "$dir/explain.out" || fail "the dispatcher did not
 
 # The same table claimed by another model: refused without --by-device, naming both files and devices.
 other=$dir/other.json
-sed 's/"name": *"host emulation[^"]*"/"name": "host emulation on another CPU"/' "$table" > "$other"
-grep -q 'another CPU' "$other" || fail "could not make a table of another device"
+sed -e 's/"name": *"host emulation[^"]*"/"name": "NVIDIA Test GPU"/' -e 's/"backend": *"host"/"backend": "cuda"/g' "$table" > "$other"
+grep -q 'NVIDIA Test GPU' "$other" || fail "could not make a table of another device"
 echo "an older table" > "$dir/out.json"
 expect 3 refused "$padtune" merge "$table" "$other" -o "$dir/out.json"
-grep -q "$table" "$dir/refused.out" && grep -q "$other" "$dir/refused.out" && grep -q "another CPU" "$dir/refused.out" ||
+grep -q "$table" "$dir/refused.out" && grep -q "$other" "$dir/refused.out" && grep -q "NVIDIA Test GPU" "$dir/refused.out" ||
   fail "the refusal does not name both files and devices: $(cat "$dir/refused.out")"
 [ "$(cat "$dir/out.json")" = "an older table" ] || fail "a refused merge changed the output"
 expect 0 by_device "$padtune" merge "$table" "$other" --by-device --output-dir "$dir/by-device"
 [ "$(ls "$dir/by-device" | wc -l)" -eq 2 ] || fail "--by-device should write two tables: $(ls "$dir/by-device")"
+[ -f "$dir/by-device/nvidia-test-gpu.json" ] && [ -f "$dir/by-device/host-emulation.json" ] || fail "--by-device file names"
+# Two host emulations on different CPUs share the file name host-emulation.json: refused, not overwritten.
+sed 's/"name": *"host emulation[^"]*"/"name": "host emulation on another CPU"/' "$table" > "$dir/other-cpu.json"
+expect 3 same_slug "$padtune" merge "$table" "$dir/other-cpu.json" --by-device --output-dir "$dir/same-slug"
+grep -q "would both be written" "$dir/same_slug.out" && [ ! -e "$dir/same-slug" ] || fail "a slug clash was not refused cleanly"
 expect 2 by_device_needs_dir "$padtune" merge "$table" "$other" --by-device -o "$dir/x.json"
 expect 2 no_output "$padtune" merge "$table"
 
