@@ -73,3 +73,30 @@ TEST(Sweep, BadSizesFilesNameTheLine) {
 
 }  // namespace
 }  // namespace padtune::tuner
+
+namespace padtune::tuner {
+namespace {
+
+TEST(SweepShard, ShardsTakeEveryNthShapeAndTogetherTheWholeSweep) {
+  const std::vector<shape5> all = default_sweep(dtype::f32);
+  std::vector<shape5> together;
+  for (int i = 0; i < 3; ++i) {
+    const std::vector<shape5> part = take_shard(all, {i, 3});
+    EXPECT_EQ(part.front(), all[std::size_t(i)]);
+    together.insert(together.end(), part.begin(), part.end());
+  }
+  EXPECT_EQ(together.size(), all.size());
+  for (const shape5& s : all) EXPECT_NE(std::find(together.begin(), together.end(), s), together.end());
+  EXPECT_EQ(take_shard(all, {}), all);
+}
+
+TEST(SweepShard, ParsesIOverN) {
+  sweep_shard s;
+  EXPECT_TRUE(parse_shard("2/8", s));
+  EXPECT_EQ(s.index, 2);
+  EXPECT_EQ(s.count, 8);
+  for (const char* bad : {"8/8", "-1/4", "1/0", "1", "1/2x", "a/b", "/2", "1/", "99999999999/3"}) EXPECT_FALSE(parse_shard(bad, s)) << bad;
+}
+
+}  // namespace
+}  // namespace padtune::tuner

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "measure.hpp"
 #include "results.hpp"
@@ -52,5 +53,25 @@ class measurement_cache {
 
 nlohmann::json to_json(const measurement& m);
 measurement measurement_from_json(const nlohmann::json& j, const std::string& where);
+
+/// A cache file as read, before anything decides whether to use it.
+struct cache_file {
+  std::string header_line;
+  device_fingerprint device;
+  nlohmann::json settings = nlohmann::json::object();
+  std::string kernel_sources;  ///< "" in a cache that predates the field
+  std::vector<measurement> records;  ///< in file order; a later line of one key replaces an earlier one
+  int torn_last_lines = 0;  ///< a last line that could not be read (a kill mid-write): 0 or 1
+};
+
+/// Parses a cache's lines; `name` names the file in errors. Throws results_error (naming the file,
+/// and the line for a corrupt measurement) for a file that is not a padtune cache, one made by
+/// another padtune version, or a corrupt line before the last. Pre: lines is not empty.
+cache_file parse_cache(const std::vector<std::string>& lines, const std::string& name);
+/// Reads a cache without opening it for writing. Throws results_error on a missing or empty file
+/// and as parse_cache does.
+cache_file read_cache(const std::filesystem::path& path);
+/// The header line of a cache for this device and settings, made by this padtune.
+std::string cache_header_line(const device_fingerprint& device, const nlohmann::json& settings);
 
 }  // namespace padtune::tuner

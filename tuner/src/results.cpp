@@ -80,10 +80,19 @@ std::string device_fingerprint::slug() const {
   return s.empty() ? "unknown-gpu" : s;
 }
 
-bool device_fingerprint::same_model(const device_fingerprint& o) const {
+bool device_fingerprint::same_hardware(const device_fingerprint& o) const {
   return backend == o.backend && name == o.name && cc_major == o.cc_major && cc_minor == o.cc_minor &&
          sm_count == o.sm_count && l2_bytes == o.l2_bytes && memory_clock_khz == o.memory_clock_khz &&
-         bus_width_bits == o.bus_width_bits && driver_version == o.driver_version && runtime_version == o.runtime_version;
+         bus_width_bits == o.bus_width_bits;
+}
+
+bool device_fingerprint::same_model(const device_fingerprint& o) const {
+  return same_hardware(o) && driver_version == o.driver_version && runtime_version == o.runtime_version;
+}
+
+std::string device_fingerprint::describe() const {
+  return fmt::format("{} ({}, cc {}.{}, {} SMs, L2 {} B, {} kHz x {} bit, driver {}, runtime {})", name, backend, cc_major,
+                     cc_minor, sm_count, l2_bytes, memory_clock_khz, bus_width_bits, driver_version, runtime_version);
 }
 
 json to_json(const device_fingerprint& d) {

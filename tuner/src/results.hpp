@@ -39,8 +39,13 @@ struct device_fingerprint {
 
   /// File-name form of the model: "nvidia-h200"; "host-emulation" for the host backend.
   std::string slug() const;
-  /// Same model and software: measurements are interchangeable (the card's uuid may differ).
+  /// Same hardware model: backend, name, compute capability, SM count, L2, memory clock and bus
+  /// width. Driver, runtime and the card's uuid may differ: two cards of one model measure alike.
+  bool same_hardware(const device_fingerprint& o) const;
+  /// Same hardware model and the same driver and runtime: a cache resumes only on such a device.
   bool same_model(const device_fingerprint& o) const;
+  /// "NVIDIA H200 (cuda, cc 9.0, 132 SMs, L2 62914560 B, 2619000 kHz x 6144 bit, driver 13000, runtime 13000)".
+  std::string describe() const;
 };
 
 /// The shape a measurement was made on.

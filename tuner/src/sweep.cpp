@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <sstream>
 
@@ -33,6 +34,27 @@ std::vector<shape5> default_sweep(dtype type) {
 
 std::vector<shape5> small_sweep() {
   return {{2, 4, 8, 2, 3}, {4, 64, 64, 1, 2}, {4, 64, 64, 4, 4}, {2, 8, 4096, 3, 5}, {2, 8, 4096, 4, 0}, {1, 2, 65536, 1, 1}};
+}
+
+std::vector<shape5> take_shard(const std::vector<shape5>& shapes, sweep_shard shard) {
+  // Every count-th shape rather than a contiguous slice: the sweep is ordered by size, so each
+  // shard gets small and large payloads alike and the shards take about the same time.
+  std::vector<shape5> out;
+  for (std::size_t k = std::size_t(shard.index); k < shapes.size(); k += std::size_t(shard.count)) out.push_back(shapes[k]);
+  return out;
+}
+
+bool parse_shard(const std::string& text, sweep_shard& out) {
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) return false;
+  int index = -1, count = 0;
+  const char* end = text.data() + text.size();
+  const auto a = std::from_chars(text.data(), text.data() + slash, index);
+  const auto b = std::from_chars(text.data() + slash + 1, end, count);
+  if (a.ec != std::errc() || a.ptr != text.data() + slash || b.ec != std::errc() || b.ptr != end) return false;
+  if (count < 1 || index < 0 || index >= count) return false;
+  out = {index, count};
+  return true;
 }
 
 std::vector<shape5> read_sizes_file(const std::filesystem::path& path) {

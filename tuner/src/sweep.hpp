@@ -2,6 +2,7 @@
 // Problem sizes to tune over: the default sweep over the buckets, a small one for the host backend,
 // or a file.
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "padtune/dtype.hpp"
@@ -16,6 +17,16 @@ std::vector<shape5> default_sweep(dtype type);
 
 /// A handful of small shapes that cover short and long rows, aligned and not, for the host backend.
 std::vector<shape5> small_sweep();
+
+/// One machine's share of a sweep split across many (scripts/slurm-tune.sbatch): shapes index,
+/// index + count, index + 2*count, ... of the planned order. {0, 1} is the whole sweep.
+struct sweep_shard {
+  int index = 0, count = 1;
+};
+/// The shapes of `shard`; pre: 0 <= index < count.
+std::vector<shape5> take_shard(const std::vector<shape5>& shapes, sweep_shard shard);
+/// Parses "I/N" (0 <= I < N); false for anything else.
+bool parse_shard(const std::string& text, sweep_shard& out);
 
 /// Reads "B C L pad_left pad_right" per line (commas or spaces; '#' starts a comment). Throws
 /// results_error naming the file and line for text that is not a valid shape.

@@ -19,8 +19,6 @@ using clock_type = std::chrono::steady_clock;
 
 double seconds_since(clock_type::time_point t0) { return std::chrono::duration<double>(clock_type::now() - t0).count(); }
 
-long long payload_bytes(dtype type, const shape5& s) { return 2 * s.B * s.C * s.L * (long long)size_of(type); }
-
 nlohmann::json settings_json(const measure_settings& m) {
   return {{"l2_cold", m.l2_cold},
           {"hot_too", m.hot_too},
@@ -30,9 +28,6 @@ nlohmann::json settings_json(const measure_settings& m) {
           {"target_spread", m.rule.target_spread},
           {"budget_seconds_per_candidate", m.rule.budget_seconds}};
 }
-
-/// The key that orders candidates from simplest to most elaborate.
-auto simplicity(const instantiation& i) { return std::make_tuple(i.block_ol, i.threads, i.access_width, i.id); }
 
 class tune_run {
  public:
@@ -75,6 +70,7 @@ class tune_run {
       candidates_[type] = candidates_for(type, o_);
       std::vector<shape5> shapes = o_.sizes;
       if (shapes.empty()) shapes = o_.where == backend::cuda ? default_sweep(type) : small_sweep();
+      shapes = take_shard(shapes, o_.shard);
       total_ += shapes.size() * (candidates_[type].size() + 1);
       plan_.emplace_back(type, std::move(shapes));
     }
@@ -182,73 +178,23 @@ class tune_run {
     for (auto& [i, t] : alive) record({i->id, type, s, "ok", "", ws.time(*i, m)}, true);
   }
 
-  const measurement* find(const std::string& id, dtype type, const shape5& s) const {
-    return cache_->find(measurement_key(id, type, s));
-  }
-
-  candidate_numbers numbers(const std::string& id, dtype type, const shape5& s) const {
-    candidate_numbers c;
-    c.id = id;
-    const measurement* m = find(id, type, s);
-    const measurement* floor = find(memcpy_floor_id, type, s);
-    if (!m) return c;
-    c.median_us = m->t.cold.median;
-    c.iqr_us = m->t.cold.iqr();
-    if (c.median_us > 0) c.gbps = double(payload_bytes(type, s)) / (c.median_us * 1e3);
-    if (floor && floor->t.cold.median > 0) c.ratio_to_memcpy = c.median_us / floor->t.cold.median;
-    return c;
-  }
-
   results_table select() {
     results_table t;
     t.device = device_;
-    t.settings = settings_json(o_.measure);
-    t.settings["backend"] = std::string(name_of(o_.where));
-    t.settings["search"] = o_.budget_seconds ? fmt::format("successive halving, budget {} s", *o_.budget_seconds) : "exhaustive";
-    if (o_.where == backend::host) t.settings["note"] = "host emulation: these timings say nothing about GPU speed";
-    t.settings["kernel_sources"] = kernel_sources_hash;
+    t.settings = table_settings(settings_json(o_.measure), std::string(name_of(o_.where)),
+                                o_.budget_seconds ? fmt::format("successive halving, budget {} s", *o_.budget_seconds) : "exhaustive",
+                                kernel_sources_hash);
     t.command = o_.command;
     t.created = utc_now();
     t.complete = !report_.interrupted;
-    std::vector<measurement> ok;
-    for (const measurement& m : all_)
-      if (m.status == "ok" && m.id != memcpy_floor_id) ok.push_back(m);
-    for (const bucket_ranking& r : rank_buckets(ok)) {
-      std::vector<const instantiation*> finalists;
-      for (std::size_t k = 0; k < r.ranked.size() && finalists.size() < 3; ++k)
-        if (const instantiation* i = find_instantiation(r.ranked[k].first)) finalists.push_back(i);
-      if (finalists.empty()) continue;
-      shape5 rep = r.shapes.front();  // the first shape the leader has a time on
-      for (const shape5& sh : r.shapes)
-        if (const measurement* m = find(r.ranked[0].first, r.type, sh); m && m->status == "ok") {
-          rep = sh;
-          break;
-        }
-      std::size_t pick = 0;
-      std::vector<summary> times;
-      if (finalists.size() > 1 && !stopped()) {
-        try {
-          times = time_interleaved(*make_workspace(r.type, rep), finalists, o_.retime_rounds, o_.measure);
-          pick = pick_finalist(finalists, times);
-        } catch (const std::exception&) {
-          times.clear();  // keep the ranking's order
-        }
+    t.entries = select_entries(all_, [&](dtype type, const shape5& rep, const std::vector<const instantiation*>& finalists) {
+      if (stopped()) return std::vector<summary>{};
+      try {
+        return time_interleaved(*make_workspace(type, rep), finalists, o_.retime_rounds, o_.measure);
+      } catch (const std::exception&) {
+        return std::vector<summary>{};  // keep the ranking's order
       }
-      table_entry e;
-      e.type = r.type;
-      e.where = r.where;
-      e.shape = rep;
-      e.winner = numbers(finalists[pick]->id, r.type, rep);
-      std::optional<std::size_t> second;
-      for (std::size_t k = 0; k < finalists.size(); ++k)
-        if (k != pick && (!second || (times.empty() ? k < *second : times[k].median < times[*second].median))) second = k;
-      if (second) {
-        e.runner_up = numbers(finalists[*second]->id, r.type, rep);
-        e.margin = times.empty() ? r.ranked[1].second / r.ranked[0].second - 1
-                                 : times[*second].median / times[pick].median - 1;
-      }
-      t.entries.push_back(std::move(e));
-    }
+    });
     return t;
   }
 
@@ -309,60 +255,5 @@ std::vector<const instantiation*> candidates_for(dtype type, const tune_options&
 }
 
 tune_report run_tune(const tune_options& o, const progress_fn& progress) { return tune_run(o, progress).run(); }
-
-std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok) {
-  struct group {
-    dtype type;
-    bucket where;
-    std::vector<shape5> shapes;
-    std::map<std::string, std::map<std::size_t, double>> times;  // id -> shape index -> median
-  };
-  std::vector<group> groups;
-  for (const measurement& m : ok) {
-    const bucket b = bucket_of(m.shape.B * m.shape.C, m.shape.L, m.shape.pad_left, m.type);
-    auto g = std::find_if(groups.begin(), groups.end(), [&](const group& x) { return x.type == m.type && x.where == b; });
-    if (g == groups.end()) g = groups.insert(groups.end(), group{m.type, b, {}, {}});
-    auto s = std::find(g->shapes.begin(), g->shapes.end(), m.shape);
-    if (s == g->shapes.end()) s = g->shapes.insert(g->shapes.end(), m.shape);
-    g->times[m.id][std::size_t(s - g->shapes.begin())] = m.t.cold.median;
-  }
-  std::vector<bucket_ranking> out;
-  for (const group& g : groups) {
-    std::vector<double> best(g.shapes.size(), INFINITY);
-    for (const auto& [id, per_shape] : g.times)
-      for (const auto& [k, t] : per_shape) best[k] = std::min(best[k], t);
-    bucket_ranking r{g.type, g.where, g.shapes, {}};
-    // Rank the candidates that ran on the most shapes of the bucket: all of them, unless a budgeted
-    // search pruned candidates shape by shape.
-    std::size_t coverage = 0;
-    for (const auto& [id, per_shape] : g.times) coverage = std::max(coverage, per_shape.size());
-    for (const auto& [id, per_shape] : g.times) {
-      if (per_shape.size() != coverage) continue;
-      double log_sum = 0;
-      for (const auto& [k, t] : per_shape) log_sum += std::log(best[k] > 0 ? t / best[k] : 1.0);
-      r.ranked.emplace_back(id, std::exp(log_sum / double(per_shape.size())));
-    }
-    std::sort(r.ranked.begin(), r.ranked.end(), [](const auto& a, const auto& b) { return a.second < b.second || (a.second == b.second && a.first < b.first); });
-    if (!r.ranked.empty()) out.push_back(std::move(r));
-  }
-  std::sort(out.begin(), out.end(), [](const bucket_ranking& a, const bucket_ranking& b) {
-    return std::make_tuple(int(a.type), a.where.log2_L, a.where.log2_rows, a.where.align) <
-           std::make_tuple(int(b.type), b.where.log2_L, b.where.log2_rows, b.where.align);
-  });
-  return out;
-}
-
-std::size_t pick_finalist(const std::vector<const instantiation*>& finalists, const std::vector<summary>& times) {
-  std::size_t fastest = 0;
-  for (std::size_t k = 1; k < times.size(); ++k)
-    if (times[k].median < times[fastest].median) fastest = k;
-  std::size_t pick = fastest;
-  for (std::size_t k = 0; k < times.size(); ++k) {
-    const double noise = std::max({0.01, times[k].relative_spread(), times[fastest].relative_spread()});
-    if (times[k].median <= times[fastest].median * (1 + noise) && simplicity(*finalists[k]) < simplicity(*finalists[pick]))
-      pick = k;
-  }
-  return pick;
-}
 
 }  // namespace padtune::tuner

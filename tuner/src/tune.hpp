@@ -11,6 +11,8 @@
 #include "cache.hpp"
 #include "measure.hpp"
 #include "results.hpp"
+#include "selection.hpp"
+#include "sweep.hpp"
 
 namespace padtune::tuner {
 
@@ -20,6 +22,7 @@ struct tune_options {
   std::vector<std::string> variants;  ///< empty: every variant
   std::string filter;                 ///< ECMAScript regex over ids; empty: every id
   std::vector<shape5> sizes;          ///< empty: the default sweep (cuda) or the small sweep (host)
+  sweep_shard shard;                  ///< this machine's share of those shapes (--shard I/N)
   std::optional<double> budget_seconds;  ///< set: successive halving aiming at this many seconds
   std::filesystem::path table_path, cache_path;  ///< empty: results/<gpu>.json and .cache.jsonl
   std::filesystem::path results_dir = "results";
@@ -46,19 +49,5 @@ std::vector<const instantiation*> candidates_for(dtype type, const tune_options&
 /// Runs the search. Throws results_error for a foreign cache or unwritable files and
 /// std::runtime_error when the backend cannot run.
 tune_report run_tune(const tune_options& o, const progress_fn& progress);
-
-/// Per (dtype, bucket): the fastest candidate over the bucket's shapes (geometric mean of time over
-/// the best time of each shape). Pure: no measurement; used by run_tune and tested alone.
-struct bucket_ranking {
-  dtype type;
-  bucket where;
-  std::vector<shape5> shapes;
-  std::vector<std::pair<std::string, double>> ranked;  ///< (id, score >= 1), best first
-};
-std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok_measurements);
-
-/// Picks among finalists re-timed side by side: the fastest, unless a simpler one (smaller tile,
-/// fewer threads) is within noise of it. Returns the index into finalists.
-std::size_t pick_finalist(const std::vector<const instantiation*>& finalists, const std::vector<summary>& times);
 
 }  // namespace padtune::tuner

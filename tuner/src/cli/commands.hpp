@@ -21,6 +21,7 @@ enum exit_code : int {
 void add_list_command(CLI::App& app, int* result);
 void add_tune_command(CLI::App& app, int* result);      ///< tune, verify
 void add_show_command(CLI::App& app, int* result);      ///< show FILE
+void add_merge_command(CLI::App& app, int* result);     ///< merge INPUT...
 void add_dispatch_commands(CLI::App& app, int* result); ///< explain, run
 
 /// The command line this process was started with, for provenance in results files.

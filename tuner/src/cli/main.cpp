@@ -20,12 +20,14 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(
       "Exit codes: 0 success; 1 the work found a problem (a failed verification); 2 bad command line;\n"
-      "3 input padtune rejects (a shape, dtype, or file); 4 no usable GPU for --backend cuda;\n"
+      "3 input padtune rejects (a shape, dtype, or file; for merge, inputs of different devices or settings);\n"
+      "4 no usable GPU for --backend cuda;\n"
       "130 tune was interrupted (SIGINT or SIGTERM): a partial table was written, and running again resumes.");
   int result = exit_ok;
   add_list_command(app, &result);
   add_tune_command(app, &result);
   add_show_command(app, &result);
+  add_merge_command(app, &result);
   add_dispatch_commands(app, &result);
   try {
     app.parse(argc, argv);

@@ -21,7 +21,7 @@ extern "C" void on_signal(int) { interrupted.store(true); }
 struct search_options {
   std::string backend_name;
   std::vector<std::string> dtypes, variants;
-  std::string filter, sizes_file, results_dir = "results", table, cache;
+  std::string filter, sizes_file, results_dir = "results", table, cache, shard;
   double budget = 0;
   bool hot = false, json = false;
 };
@@ -121,6 +121,10 @@ int run_tune_command(const search_options& s, const std::string& command) {
     return exit_usage;
   }
   if (s.budget > 0) o.budget_seconds = s.budget;
+  if (!s.shard.empty() && !tuner::parse_shard(s.shard, o.shard)) {
+    fmt::print(stderr, "padtune tune: --shard '{}' is not I/N with 0 <= I < N\n", s.shard);
+    return exit_usage;
+  }
   o.results_dir = s.results_dir;
   o.table_path = s.table;
   o.cache_path = s.cache;
@@ -197,6 +201,8 @@ void add_tune_command(CLI::App& app, int* result) {
   tune->add_option("--results-dir", s->results_dir, "Where the table and the cache go (default: results)");
   tune->add_option("--table", s->table, "The table's path (default: RESULTS_DIR/<gpu>.json)");
   tune->add_option("--cache", s->cache, "The measurement cache's path (default: RESULTS_DIR/<gpu>.cache.jsonl)");
+  tune->add_option("--shard", s->shard, "Tune only shapes I, I+N, I+2N, ... of the sweep (0 <= I < N); merge the shards' "
+                   "caches with padtune merge (scripts/slurm-tune.sbatch)");
   tune->add_flag("--hot", s->hot, "Time with a warm L2 (default: L2-cold, flushed before every sample)");
   tune->add_flag("--json", s->json, "Print the table as JSON");
   tune->callback([s, result] { *result = run_tune_command(*s, command_line()); });
