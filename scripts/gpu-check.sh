@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # On a GPU machine: build (gpu preset), then the steps asked for, with logs and a summary in OUTDIR.
-# Usage: scripts/gpu-check.sh OUTDIR [STEP...]   steps: test memcheck tune budget bench
+# Usage: scripts/gpu-check.sh OUTDIR [STEP...]   steps: test memcheck racecheck tune budget bench perf
 #        (default: test memcheck tune)
-#   test      ctest -L gpu, then the host tests
-#   memcheck  compute-sanitizer memcheck over the edge suite, every instantiation
+#   test      ctest -L gpu (the CUDA fault-isolation test among them), then the host tests
+#   memcheck  compute-sanitizer memcheck over the edge suite, every instantiation (scripts/sanitize-gpu.sh)
+#   racecheck compute-sanitizer racecheck and synccheck, the same way; SANITIZE_SECONDS bounds each
 #   tune      padtune tune over the default sweep (resumes from results/<gpu>.cache.jsonl);
 #             TUNE_SECONDS bounds it (default 480), TUNE_ARGS adds options
 #   budget    padtune tune --budget BUDGET_SECONDS (default 60) into a scratch folder, compared with
@@ -46,12 +47,11 @@ for step in $steps; do
       say "== host tests"
       ctest --preset gpu -LE gpu -j 16 > /tmp/padtune-ctest-host.log 2>&1 || { failed=1; cp /tmp/padtune-ctest-host.log "$out/"; }
       grep -E "tests passed|tests failed" /tmp/padtune-ctest-host.log | tee -a "$summary" ;;
-    memcheck)
-      say "== compute-sanitizer memcheck, edge suite, every instantiation"
-      compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 \
-        build/gpu/tests/padtune_gpu_tests --gtest_filter='Registry/GpuKernel.*' > /tmp/padtune-memcheck.log 2>&1 \
-        || { failed=1; cp /tmp/padtune-memcheck.log "$out/"; }
-      grep -E "ERROR SUMMARY|PASSED|FAILED" /tmp/padtune-memcheck.log | tail -3 | tee -a "$summary" ;;
+    memcheck|racecheck)
+      tools=$([ "$step" = memcheck ] && echo memcheck || echo racecheck synccheck)
+      say "== compute-sanitizer $tools, edge suite, every instantiation"
+      scripts/sanitize-gpu.sh "$out" $tools | tee -a "$summary"
+      [ "${PIPESTATUS[0]}" -eq 0 ] || failed=1 ;;
     tune)
       say "== padtune tune (limit ${TUNE_SECONDS:-480} s)"
       timeout -s INT "${TUNE_SECONDS:-480}" build/gpu/tuner/padtune tune --backend cuda ${TUNE_ARGS:-} \

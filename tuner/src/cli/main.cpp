@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   add_tune_command(app, &result);
   add_show_command(app, &result);
   add_dispatch_commands(app, &result);
+  add_worker_command(app, &result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
