@@ -41,6 +41,7 @@ class worker_client {
 
   double timeout_seconds() const { return timeout_; }
   int starts() const { return starts_; }
+  pid_t pid() const { return pid_; }  ///< the running worker, or -1
 
  private:
   enum class got { line, eof, timeout };
