@@ -33,7 +33,8 @@ class worker_client {
   /// worker cannot start or has no device.
   const device_fingerprint& device();
 
-  /// Sends one request and waits for its reply, at most timeout + allowance_seconds. Throws
+  /// Sends one request and waits for its reply, at most timeout + allowance_seconds (starting the
+  /// worker first if needed: its start has a minute of its own, a CUDA context takes time). Throws
   /// candidate_fault when the worker died, hung or reported a sticky failure (the worker is then
   /// gone and the next request starts another); std::runtime_error for an "error" reply or a worker
   /// stopped from outside (SIGTERM, SIGKILL not sent by us).
@@ -42,6 +43,11 @@ class worker_client {
   double timeout_seconds() const { return timeout_; }
   int starts() const { return starts_; }
   pid_t pid() const { return pid_; }  ///< the running worker, or -1
+  /// The "dtype|shape" the running worker built its workspace for ("" for none): a request on
+  /// another one, or after a restart, must "open" first, with the setup allowance.
+  const std::string& open_key() const { return open_key_; }
+  /// The key of a request's {"dtype", "shape"}.
+  static std::string workspace_key(const nlohmann::json& req) { return req.at("dtype").dump() + "|" + req.at("shape").dump(); }
 
  private:
   enum class got { line, eof, timeout };
@@ -58,7 +64,7 @@ class worker_client {
   double timeout_;
   pid_t pid_ = -1;
   int to_worker_ = -1, from_worker_ = -1;
-  std::string buffered_;
+  std::string buffered_, open_key_;
   std::unique_ptr<device_fingerprint> device_;
   int starts_ = 0;
 };

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -103,7 +104,7 @@ void worker_client::start() {
   ++starts_;
   json hello;
   try {
-    hello = exchange({{"op", "hello"}}, timeout_);
+    hello = exchange({{"op", "hello"}}, std::max(timeout_, 60.0));
   } catch (const candidate_fault& e) {  // no candidate ran yet: the worker itself is broken
     throw std::runtime_error(fmt::format("the worker did not start: {}", e.what()));
   }
@@ -114,6 +115,7 @@ int worker_client::stop(bool kill_now) {
   ::close(to_worker_);  // end of input: an idle worker exits by itself
   ::close(from_worker_);
   to_worker_ = from_worker_ = -1;
+  open_key_.clear();
   if (kill_now) ::kill(pid_, SIGKILL);
   int status = 0;
   for (int waited_ms = 0;; waited_ms += 10) {
@@ -153,7 +155,9 @@ worker_client::got worker_client::read_line(std::string& line, double seconds) {
 
 json worker_client::request(const json& req, double allowance_seconds) {
   if (pid_ < 0) start();
-  return exchange(req, timeout_ + allowance_seconds);
+  json reply = exchange(req, timeout_ + allowance_seconds);
+  if (req.at("op") == "open") open_key_ = workspace_key(req);
+  return reply;
 }
 
 json worker_client::exchange(const json& req, double seconds) {

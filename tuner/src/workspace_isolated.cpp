@@ -8,8 +8,12 @@ using nlohmann::json;
 
 class isolated_workspace final : public workspace {
  public:
-  isolated_workspace(worker_client& worker, dtype type, const shape5& s) : worker_(worker), type_(type), shape_(s) {
-    ask({{"op", "open"}}, 0);
+  isolated_workspace(worker_client& worker, dtype type, const shape5& s)
+      : worker_(worker),
+        where_({{"dtype", std::string(name_of(type))}, {"shape", {s.B, s.C, s.L, s.pad_left, s.pad_right}}}),
+        key_(worker_client::workspace_key(where_)),
+        payload_bytes_(2.0 * double(s.B) * double(s.C) * double(s.L) * double(size_of(type))) {
+    open();
   }
 
   std::string verify(const instantiation& inst) override {
@@ -28,13 +32,18 @@ class isolated_workspace final : public workspace {
   std::string failure() const override { return ""; }
 
  private:
+  /// Builds the worker's buffers and reference for this shape (and its CUDA context, after a
+  /// restart): 10 s, plus 10 s per GB of payload (host emulation is the slow case).
+  void open() { send({{"op", "open"}}, 10 + payload_bytes_ * 1e-8); }
+
   json ask(json req, double allowance_seconds) {
-    req["dtype"] = std::string(name_of(type_));
-    req["shape"] = {shape_.B, shape_.C, shape_.L, shape_.pad_left, shape_.pad_right};
-    // After a restart the worker first rebuilds the shape's buffers and reference: allow 10 s per
-    // GB of payload for that (host emulation is the slow case).
-    const double payload = 2.0 * double(shape_.B) * double(shape_.C) * double(shape_.L) * double(size_of(type_));
-    return worker_.request(req, allowance_seconds + payload * 1e-8);
+    if (worker_.open_key() != key_) open();  // a fresh worker after a fault, or another workspace's shape
+    return send(std::move(req), allowance_seconds);
+  }
+
+  json send(json req, double allowance_seconds) {
+    req.update(where_);
+    return worker_.request(req, allowance_seconds);
   }
 
   /// What the stop rule lets one timing take: warm-up, then the budget (4x for a slow candidate
@@ -42,8 +51,9 @@ class isolated_workspace final : public workspace {
   static double measuring(const measure_settings& s) { return 8 * s.rule.budget_seconds + 1; }
 
   worker_client& worker_;
-  dtype type_;
-  shape5 shape_;
+  json where_;       ///< {"dtype", "shape"}, sent with every request
+  std::string key_;  ///< worker_client::workspace_key(where_)
+  double payload_bytes_;
 };
 
 }  // namespace

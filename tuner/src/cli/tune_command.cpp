@@ -171,7 +171,8 @@ int run_tune_command(const search_options& s, const std::string& command) {
   fmt::print(stderr, "padtune tune: {} measured, {} from the cache, {} failed, {} pruned in {:.1f} s; table {}, cache {}\n",
              r.measured, r.from_cache, r.failed, r.pruned, r.seconds, r.table_path.string(), r.cache_path.string());
   if (!o.worker_command.empty())
-    fmt::print(stderr, "padtune tune: isolated: {} faults, {} timeouts, {} worker starts\n", r.faults, r.timeouts, r.worker_starts);
+    fmt::print(stderr, "padtune tune: isolated in a worker process: {} faults, {} timeouts (with those from the cache), {} worker starts\n",
+               r.faults, r.timeouts, r.worker_starts);
   if (r.interrupted) {
     fmt::print(stderr, "padtune tune: interrupted; the table is marked partial, and running again resumes from the cache\n");
     return 130;
