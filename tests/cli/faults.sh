@@ -4,7 +4,7 @@
 # three faulting ones (illegal address, trap, hang), isolated, with a 1 s candidate timeout.
 # Checks: exit 0; faults and timeouts recorded in the cache with their error; a table of good
 # winners only, readable; a second run re-runs no fault; a longer timeout retries only the hangs;
-# no worker left behind; and, for contrast on the host backend, the same candidates in process end
+# no worker left behind; the budgeted search survives them too; and, for contrast on the host backend, the same candidates in process end
 # the run (the cache stays readable).
 # The last line (also in SCRATCH_DIR/summary.txt) is the figure for the README.
 # Usage: faults.sh PADTUNE_FAULT_CLI SCRATCH_DIR host|cuda
@@ -66,6 +66,12 @@ grep -q "1 worker starts" "$dir/err" || { cat "$dir/err"; fail "the second run r
 tune --candidate-timeout 2  # more time than the recorded timeouts had: the hangs, and only they, again
 grep -qE " 2 measured, 12 from the cache, 6 failed" "$dir/err" || { cat "$dir/err"; fail "a longer timeout should retry the 2 hangs"; }
 
+# The budgeted search (successive halving) survives the same faults.
+for i in "${!args[@]}"; do [ "${args[$i]}" = --results-dir ] && args[$((i + 1))]="$dir/budget"; done
+tune --candidate-timeout 1 --budget 2
+[ "$rc" -eq 0 ] || { cat "$dir/err"; fail "budgeted: exit $rc, expected 0"; }
+grep -q ": 4 faults, 2 timeouts" "$dir/err" || { cat "$dir/err"; fail "budgeted: expected 4 faults and 2 timeouts"; }
+
 if [ "$backend" = host ]; then  # the contrast: in process, the first fault ends the run
   rm -rf "$dir/inproc" && mkdir -p "$dir/inproc"
   "$padtune" tune --backend host --no-isolate --dtype f32 --filter "$filter" --sizes "$dir/sizes.txt" \
@@ -77,4 +83,4 @@ if [ "$backend" = host ]; then  # the contrast: in process, the first fault ends
   echo "in process (--no-isolate), the first fault ended the run with exit $rc; its cache reads back"
 fi
 echo "$backend: 6 faulting candidates (2 shapes x illegal address, trap, hang): 4 faults and 2 timeouts recorded," \
-  "each run finished with good winners only; a second run re-ran none; a longer timeout retried the 2 hangs" | tee "$dir/summary.txt"
+  "each run finished with good winners only; a second run re-ran none; a longer timeout retried the 2 hangs; the budgeted search survived them too" | tee "$dir/summary.txt"
