@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 #include "worker.hpp"
 
@@ -64,7 +65,8 @@ int run_worker(backend where, pid_t parent) {
   if (::getppid() != parent) return 1;  // the supervisor was gone before the line above
   std::signal(SIGINT, SIG_IGN);  // interrupts are the supervisor's to handle
   // Replies go to a private copy of stdout; anything else printed lands on stderr.
-  std::FILE* replies = ::fdopen(::dup(STDOUT_FILENO), "w");
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> reply_file(::fdopen(::dup(STDOUT_FILENO), "w"), &std::fclose);
+  std::FILE* replies = reply_file.get();
   if (!replies || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) return 1;
   worker w(where);
   for (std::string line; std::getline(std::cin, line);) {
