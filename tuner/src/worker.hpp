@@ -9,6 +9,11 @@
 // "time_memcpy", "dtype", "shape": [B, C, L, pl, pr], "id", "settings"} -> {"mismatch": text} for
 // verify, {"timing": {"cold", "hot"}} for the timings. Any reply may carry "error" (an exception:
 // the request failed, the worker is fine) or "failure" (a sticky device error: the worker is done).
+//
+// Why a process and not a thread or a fresh CUDA context: a sticky error poisons every context of
+// the process, a hung kernel cannot be cancelled, and a host-emulated candidate can crash the
+// process; only a process can be killed and replaced. One worker serves the whole run (a request
+// costs ~25 us, a measurement 10-300 ms); time_interleaved sends one sample per request.
 #include <sys/types.h>
 
 #include <memory>
