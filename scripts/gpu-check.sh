@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # On a GPU machine: build (gpu preset), then the steps asked for, with logs and a summary in OUTDIR.
-# Usage: scripts/gpu-check.sh OUTDIR [STEP...]   steps: test memcheck tune budget bench
+# Usage: scripts/gpu-check.sh OUTDIR [STEP...]   steps: test memcheck racecheck isolation tune budget bench perf
 #        (default: test memcheck tune)
-#   test      ctest -L gpu, then the host tests
-#   memcheck  compute-sanitizer memcheck over the edge suite, every instantiation
+#   test      ctest -L gpu (the CUDA fault-isolation test among them), then the host tests
+#   memcheck  compute-sanitizer memcheck over the edge suite, every instantiation (scripts/sanitize-gpu.sh)
+#   racecheck compute-sanitizer racecheck and synccheck, the same way; SANITIZE_SECONDS bounds each
+#   isolation the same small tune isolated (the default) and --no-isolate: the cost of the worker
 #   tune      padtune tune over the default sweep (resumes from results/<gpu>.cache.jsonl);
 #             TUNE_SECONDS bounds it (default 480), TUNE_ARGS adds options
 #   budget    padtune tune --budget BUDGET_SECONDS (default 60) into a scratch folder, compared with
@@ -50,15 +52,16 @@ for step in $steps; do
       say "== ctest -L gpu"
       ctest --preset gpu -L gpu > /tmp/padtune-ctest-gpu.log 2>&1 || { failed=1; cp /tmp/padtune-ctest-gpu.log "$out/"; }
       grep -E "tests passed|tests failed|Total Test time" /tmp/padtune-ctest-gpu.log | tee -a "$summary"
+      cat build/gpu/tests/faults_cuda/summary.txt 2>/dev/null | tee -a "$summary" \
+        || say "cli.tune.cuda.faults_isolated left no summary: see the ctest log"
       say "== host tests"
       ctest --preset gpu -LE gpu -j 16 > /tmp/padtune-ctest-host.log 2>&1 || { failed=1; cp /tmp/padtune-ctest-host.log "$out/"; }
       grep -E "tests passed|tests failed" /tmp/padtune-ctest-host.log | tee -a "$summary" ;;
-    memcheck)
-      say "== compute-sanitizer memcheck, edge suite, every instantiation"
-      compute-sanitizer --tool memcheck --error-exitcode 99 --print-limit 20 \
-        build/gpu/tests/padtune_gpu_tests --gtest_filter='Registry/GpuKernel.*' > /tmp/padtune-memcheck.log 2>&1 \
-        || { failed=1; cp /tmp/padtune-memcheck.log "$out/"; }
-      grep -E "ERROR SUMMARY|PASSED|FAILED" /tmp/padtune-memcheck.log | tail -3 | tee -a "$summary" ;;
+    memcheck|racecheck)
+      tools=$([ "$step" = memcheck ] && echo memcheck || echo racecheck synccheck)
+      say "== compute-sanitizer $tools, edge suite, every instantiation"
+      scripts/sanitize-gpu.sh "$out" $tools | tee -a "$summary"
+      [ "${PIPESTATUS[0]}" -eq 0 ] || failed=1 ;;
     tune)
       say "== padtune tune (limit ${TUNE_SECONDS:-480} s)"
       timeout -s INT "${TUNE_SECONDS:-480}" build/gpu/tuner/padtune tune --backend cuda ${TUNE_ARGS:-} \
@@ -79,6 +82,16 @@ for step in $steps; do
       build/gpu/tuner/padtune tune --backend cuda --sizes /tmp/padtune-perf-suite.txt ${PERF_ARGS:-} --table "$out/perf.json" \
         --cache /tmp/padtune-perf.cache.jsonl > "$out/perf.txt" 2> /tmp/padtune-perf.log || failed=1
       tail -1 /tmp/padtune-perf.log | tee -a "$summary" ;;
+    isolation)
+      say "== isolation overhead: one small tune isolated, then in process"
+      printf '64 64 4096 3 5\n1024 32 1000 8 0\n8 8 65536 0 0\n' > /tmp/padtune-isolation-sizes.txt
+      for mode in --isolate --no-isolate; do
+        rm -rf /tmp/padtune-isolation
+        t0=$(date +%s.%N)
+        build/gpu/tuner/padtune tune --backend cuda --dtype f32 --variant rowtile flat --sizes /tmp/padtune-isolation-sizes.txt \
+          --results-dir /tmp/padtune-isolation $mode > /dev/null 2> /tmp/padtune-isolation.log || failed=1
+        say "$mode: $(echo "$(date +%s.%N) $t0" | awk '{printf "%.1f", $1 - $2}') s, $(grep -oE '[0-9]+ measured' /tmp/padtune-isolation.log)"
+      done ;;
     bench)
       say "== dispatcher overhead"
       build/gpu/bench/padtune_dispatch_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \

@@ -1,9 +1,11 @@
 #include "padtune/cuda_error.hpp"
+#include "padtune/detail/extra_instantiations.hpp"
 #include "padtune/registry.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 namespace padtune::detail {
@@ -17,11 +19,30 @@ std::string make_instantiation_id(dtype type, std::string_view variant, int bloc
                      width);
 }
 
+// Function-local statics: safe to use from other translation units' static initializers.
+static std::vector<instantiation>& extra_instantiations() {
+  static std::vector<instantiation> extras;
+  return extras;
+}
+static bool& registry_built() {
+  static bool built = false;
+  return built;
+}
+
+bool add_extra_instantiation(instantiation inst) {
+  if (registry_built())
+    throw std::logic_error("padtune: " + inst.id + " added to the registry after its first use");
+  extra_instantiations().push_back(std::move(inst));
+  return true;
+}
+
 static std::vector<instantiation> build_registry() {
   std::vector<instantiation> all;
 #define PADTUNE_TU(VARIANT, DTYPE) add_##VARIANT##_##DTYPE(all);
 #include "padtune_instance_list.inc"
 #undef PADTUNE_TU
+  registry_built() = true;
+  all.insert(all.end(), extra_instantiations().begin(), extra_instantiations().end());
   return all;
 }
 }  // namespace padtune::detail

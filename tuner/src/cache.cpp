@@ -10,21 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-json summary_json(const summary& s) { return {{"median_us", s.median}, {"q1_us", s.q1}, {"q3_us", s.q3}, {"samples", s.samples}}; }
-
-summary summary_from_json(const json& j, const std::string& where) {
-  summary s;
-  try {
-    s.median = j.at("median_us").get<double>();
-    s.q1 = j.at("q1_us").get<double>();
-    s.q3 = j.at("q3_us").get<double>();
-    s.samples = j.at("samples").get<int>();
-  } catch (const json::exception& e) {
-    throw results_error(fmt::format("{}: {}", where, e.what()));
-  }
-  return s;
-}
-
 json header_json(const device_fingerprint& device, const json& settings) {
   return {{"padtune_cache", results_schema_version}, {"harness_version", harness_version},
           {"kernel_sources", kernel_sources_hash}, {"device", to_json(device)},
@@ -38,13 +23,15 @@ std::string measurement_key(const std::string& id, dtype type, const shape5& s) 
 }
 
 json to_json(const measurement& m) {
-  return {{"id", m.id},
-          {"dtype", name_of(m.type)},
-          {"shape", {m.shape.B, m.shape.C, m.shape.L, m.shape.pad_left, m.shape.pad_right}},
-          {"status", m.status},
-          {"error", m.error},
-          {"cold", summary_json(m.t.cold)},
-          {"hot", summary_json(m.t.hot)}};
+  json j = {{"id", m.id},
+            {"dtype", name_of(m.type)},
+            {"shape", {m.shape.B, m.shape.C, m.shape.L, m.shape.pad_left, m.shape.pad_right}},
+            {"status", m.status},
+            {"error", m.error},
+            {"cold", to_json(m.t.cold)},
+            {"hot", to_json(m.t.hot)}};
+  if (m.status == "timeout") j["limit_s"] = m.limit_seconds;  // absent elsewhere: older caches read the same
+  return j;
 }
 
 measurement measurement_from_json(const json& j, const std::string& where) {
@@ -59,6 +46,7 @@ measurement measurement_from_json(const json& j, const std::string& where) {
     m.shape = shape5{s[0], s[1], s[2], s[3], s[4]};
     m.status = j.at("status").get<std::string>();
     m.error = j.at("error").get<std::string>();
+    m.limit_seconds = j.value("limit_s", 0.0);
   } catch (const json::exception& e) {
     throw results_error(fmt::format("{}: {}", where, e.what()));
   }

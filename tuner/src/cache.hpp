@@ -18,9 +18,12 @@ struct measurement {
   std::string id;       ///< instantiation id, or memcpy_floor_id
   dtype type = dtype::f32;
   shape5 shape;
-  std::string status;   ///< "ok", "verify_failed", "launch_failed", "pruned" (budgeted search)
+  /// "ok", "verify_failed", "launch_failed", "pruned" (budgeted search); in isolated runs also
+  /// "fault" (it ended its worker: a signal, a sticky CUDA error) and "timeout".
+  std::string status;
   std::string error;
   timing t;
+  double limit_seconds = 0;  ///< "timeout": the --candidate-timeout it ran past (a longer one retries it)
 };
 
 inline constexpr const char* memcpy_floor_id = "cudaMemcpyAsync_d2d";

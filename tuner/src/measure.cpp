@@ -1,6 +1,53 @@
 #include "measure.hpp"
 
+#include <fmt/format.h>
+
 namespace padtune::tuner {
+
+using nlohmann::json;
+
+json to_json(const measure_settings& m) {
+  return {{"l2_cold", m.l2_cold},
+          {"hot_too", m.hot_too},
+          {"warmup", m.warmup},
+          {"min_samples", m.rule.min_samples},
+          {"max_samples", m.rule.max_samples},
+          {"target_spread", m.rule.target_spread},
+          {"budget_seconds_per_candidate", m.rule.budget_seconds}};
+}
+
+measure_settings measure_settings_from_json(const json& j) {
+  measure_settings m;
+  m.l2_cold = j.at("l2_cold").get<bool>();
+  m.hot_too = j.at("hot_too").get<bool>();
+  m.warmup = j.at("warmup").get<int>();
+  m.rule.min_samples = j.at("min_samples").get<int>();
+  m.rule.max_samples = j.at("max_samples").get<int>();
+  m.rule.target_spread = j.at("target_spread").get<double>();
+  m.rule.budget_seconds = j.at("budget_seconds_per_candidate").get<double>();
+  return m;
+}
+
+json to_json(const summary& s) { return {{"median_us", s.median}, {"q1_us", s.q1}, {"q3_us", s.q3}, {"samples", s.samples}}; }
+
+summary summary_from_json(const json& j, const std::string& where) {
+  summary s;
+  try {
+    s.median = j.at("median_us").get<double>();
+    s.q1 = j.at("q1_us").get<double>();
+    s.q3 = j.at("q3_us").get<double>();
+    s.samples = j.at("samples").get<int>();
+  } catch (const json::exception& e) {
+    throw results_error(fmt::format("{}: {}", where, e.what()));
+  }
+  return s;
+}
+
+json to_json(const timing& t) { return {{"cold", to_json(t.cold)}, {"hot", to_json(t.hot)}}; }
+
+timing timing_from_json(const json& j, const std::string& where) {
+  return {summary_from_json(j.at("cold"), where + ": cold"), summary_from_json(j.at("hot"), where + ": hot")};
+}
 
 std::vector<summary> time_interleaved(workspace& ws, const std::vector<const instantiation*>& insts, int rounds,
                                       const measure_settings& s) {

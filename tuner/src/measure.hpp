@@ -3,6 +3,7 @@
 // shape's buffers: dy (fresh random non-zero data), dx with guard bytes on both sides, and the
 // reference's dx, computed once. The tuner knows instantiations only through the registry.
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,10 +42,27 @@ class workspace {
   virtual std::string failure() const = 0;
 };
 
+/// Thrown by an isolated workspace (worker.hpp) when a candidate ended its worker process (a
+/// signal, a sticky CUDA error) or ran past its time limit: the tuner records it and goes on.
+struct candidate_fault : std::runtime_error {
+  candidate_fault(std::string status_, const std::string& what, double limit = 0)
+      : std::runtime_error(what), status(std::move(status_)), limit_seconds(limit) {}
+  std::string status;          ///< "fault" or "timeout"
+  double limit_seconds = 0;    ///< for "timeout": the --candidate-timeout it ran past
+};
+
 /// Times the candidates in turn, one sample each per round (ABCABC...), so drift hits all alike;
 /// L2-cold or hot as the settings say.
 std::vector<summary> time_interleaved(workspace& ws, const std::vector<const instantiation*>& insts, int rounds,
                                       const measure_settings& s);
+
+/// JSON forms, shared by the cache, the table's settings and the worker protocol.
+nlohmann::json to_json(const measure_settings& m);
+measure_settings measure_settings_from_json(const nlohmann::json& j);
+nlohmann::json to_json(const summary& s);
+summary summary_from_json(const nlohmann::json& j, const std::string& where);
+nlohmann::json to_json(const timing& t);
+timing timing_from_json(const nlohmann::json& j, const std::string& where);
 
 /// Allocates and fills a workspace; throws std::runtime_error when memory is short or the device fails.
 std::unique_ptr<workspace> make_cuda_workspace(dtype type, const shape5& s);

@@ -11,6 +11,7 @@
 
 #include "file_lock.hpp"
 #include "sweep.hpp"
+#include "worker.hpp"
 
 namespace padtune::tuner {
 namespace {
@@ -19,14 +20,8 @@ using clock_type = std::chrono::steady_clock;
 
 double seconds_since(clock_type::time_point t0) { return std::chrono::duration<double>(clock_type::now() - t0).count(); }
 
-nlohmann::json settings_json(const measure_settings& m) {
-  return {{"l2_cold", m.l2_cold},
-          {"hot_too", m.hot_too},
-          {"warmup", m.warmup},
-          {"min_samples", m.rule.min_samples},
-          {"max_samples", m.rule.max_samples},
-          {"target_spread", m.rule.target_spread},
-          {"budget_seconds_per_candidate", m.rule.budget_seconds}};
+std::string shape_text(dtype type, const shape5& s) {
+  return fmt::format("{} ({},{},{},{},{})", name_of(type), s.B, s.C, s.L, s.pad_left, s.pad_right);
 }
 
 class tune_run {
@@ -35,7 +30,12 @@ class tune_run {
 
   tune_report run() {
     const auto t0 = clock_type::now();
-    device_ = o_.where == backend::cuda ? cuda_device_fingerprint() : host_fingerprint();
+    if (isolated()) {
+      worker_ = std::make_unique<worker_client>(o_.worker_command, o_.candidate_timeout_seconds);
+      device_ = worker_->device();
+    } else {
+      device_ = o_.where == backend::cuda ? cuda_device_fingerprint() : host_fingerprint();
+    }
     report_.table_path = o_.table_path.empty() ? o_.results_dir / (device_.slug() + ".json") : o_.table_path;
     report_.cache_path = o_.cache_path.empty() ? o_.results_dir / (device_.slug() + ".cache.jsonl") : o_.cache_path;
     measure_settings m = o_.measure;
@@ -44,24 +44,31 @@ class tune_run {
     const file_lock lock(report_.cache_path.string() + ".lock", [&] {
       if (progress_) progress_(0, total_, 0, "waiting for another padtune tune on " + report_.cache_path.string());
     });
-    cache_ = std::make_unique<measurement_cache>(report_.cache_path, device_, settings_json(o_.measure));
-    for (const auto& [type, shapes] : plan_)
-      for (const shape5& s : shapes) {
-        if (stopped()) break;
-        measure_shape(type, s, m);
-      }
+    cache_ = std::make_unique<measurement_cache>(report_.cache_path, device_, to_json(o_.measure));
+    try {
+      for (const auto& [type, shapes] : plan_)
+        for (const shape5& s : shapes) {
+          if (stopped()) break;
+          measure_shape(type, s, m);
+        }
+    } catch (const std::exception&) {
+      if (!stopped()) throw;  // a worker stopped by the same signal that interrupted us: a partial table
+    }
     report_.interrupted = stopped();
     report_.table = select();
     keep_other_entries(report_.table);
     write_table(report_.table, report_.table_path);
+    report_.worker_starts = worker_ ? worker_->starts() : 0;
     report_.seconds = seconds_since(t0);
     return report_;
   }
 
  private:
   bool stopped() const { return o_.interrupted && o_.interrupted->load(); }
+  bool isolated() const { return !o_.worker_command.empty(); }
 
   std::unique_ptr<workspace> make_workspace(dtype type, const shape5& s) const {
+    if (isolated()) return make_isolated_workspace(*worker_, type, s);
     return o_.where == backend::cuda ? make_cuda_workspace(type, s) : make_host_workspace(type, s);
   }
 
@@ -91,6 +98,8 @@ class tune_run {
     }
     if (m.status == "pruned") ++report_.pruned;
     else if (m.status != "ok") ++report_.failed;
+    if (m.status == "fault") ++report_.faults;
+    if (m.status == "timeout") ++report_.timeouts;
     all_.push_back(std::move(m));
     ++done_;
   }
@@ -104,11 +113,17 @@ class tune_run {
   void measure_shape(dtype type, const shape5& s, const measure_settings& m) {
     const auto& cands = candidates_[type];
     std::vector<const instantiation*> missing;
-    // Reused: finished timings and verification failures. Redone: "pruned" (a budgeted run's rough
-    // numbers) and launch failures, which may have been passing (out of memory, say).
+    // Reused: finished timings, verification failures and faults (the same code on the same input
+    // faults again, and each costs a worker). Redone: "pruned" (a budgeted run's rough numbers),
+    // launch failures, which may have been passing (out of memory, say), and timeouts when an
+    // isolated run allows more time than the one that recorded them (never in process: it would hang).
     auto reusable = [&](const std::string& id) -> const measurement* {
       const measurement* c = cache_->find(measurement_key(id, type, s));
-      return c && (c->status == "ok" || (c->status == "verify_failed" && id != memcpy_floor_id)) ? c : nullptr;
+      if (!c || c->status == "ok") return c;
+      if (id == memcpy_floor_id) return nullptr;
+      if (c->status == "verify_failed" || c->status == "fault") return c;
+      if (c->status == "timeout" && !(isolated() && o_.candidate_timeout_seconds > c->limit_seconds)) return c;
+      return nullptr;
     };
     for (const instantiation* i : cands) {
       if (const measurement* c = reusable(i->id)) record(*c, false);
@@ -116,7 +131,7 @@ class tune_run {
     }
     const measurement* floor = reusable(memcpy_floor_id);
     if (floor) record(*floor, false);
-    const std::string where = fmt::format("{} ({},{},{},{},{})", name_of(type), s.B, s.C, s.L, s.pad_left, s.pad_right);
+    const std::string where = shape_text(type, s);
     if (missing.empty() && floor) {
       tell(where + ": from the cache");
       return;
@@ -132,7 +147,7 @@ class tune_run {
       tell(where + ": " + e.what());
       return;
     }
-    if (!floor) record({memcpy_floor_id, type, s, "ok", "", ws->time_memcpy(m)}, true);
+    if (!floor) survived(memcpy_floor_id, type, s, [&] { record({memcpy_floor_id, type, s, "ok", "", ws->time_memcpy(m)}, true); });
     if (o_.budget_seconds) halve(*ws, type, s, missing, m);
     else
       for (const instantiation* i : missing) {
@@ -147,12 +162,27 @@ class tune_run {
     tell(where + ": done");
   }
 
-  void measure_one(workspace& ws, dtype type, const shape5& s, const instantiation& i, const measure_settings& m) {
-    if (std::string e = ws.verify(i); !e.empty()) {
-      record({i.id, type, s, "verify_failed", e, {}}, true);
-      return;
+  /// Runs one step of a candidate. An isolated candidate that faults or hangs is recorded (and
+  /// said) instead, and false returned; the next request starts a fresh worker.
+  template <class Step>
+  bool survived(const std::string& id, dtype type, const shape5& s, Step&& step) {
+    try {
+      step();
+      return true;
+    } catch (const candidate_fault& f) {
+      measurement m{id, type, s, f.status, f.what(), {}};
+      m.limit_seconds = f.limit_seconds;
+      record(m, true);
+      tell(fmt::format("note: {} on {}: {}: {}", id, shape_text(type, s), f.status, f.what()));
+      return false;
     }
-    record({i.id, type, s, "ok", "", ws.time(i, m)}, true);
+  }
+
+  void measure_one(workspace& ws, dtype type, const shape5& s, const instantiation& i, const measure_settings& m) {
+    survived(i.id, type, s, [&] {
+      if (std::string e = ws.verify(i); !e.empty()) record({i.id, type, s, "verify_failed", e, {}}, true);
+      else record({i.id, type, s, "ok", "", ws.time(i, m)}, true);
+    });
   }
 
   /// Successive halving: every verified candidate gets a few samples, the best quarter more, the
@@ -161,27 +191,29 @@ class tune_run {
              const measure_settings& m) {
     std::vector<std::pair<const instantiation*, timing>> alive;
     for (const instantiation* i : missing)
-      if (std::string e = ws.verify(*i); !e.empty()) record({i->id, type, s, "verify_failed", e, {}}, true);
-      else alive.emplace_back(i, timing{});
+      survived(i->id, type, s, [&] {
+        if (std::string e = ws.verify(*i); !e.empty()) record({i->id, type, s, "verify_failed", e, {}}, true);
+        else alive.emplace_back(i, timing{});
+      });
     const int rounds[] = {3, 10};
     for (int samples : rounds) {
       if (alive.size() <= 2) break;
       measure_settings quick = m;
       quick.hot_too = false;
       quick.rule.min_samples = quick.rule.max_samples = samples;
-      for (auto& [i, t] : alive) t = ws.time(*i, quick);
+      std::erase_if(alive, [&](auto& a) { return !survived(a.first->id, type, s, [&] { a.second = ws.time(*a.first, quick); }); });
       std::sort(alive.begin(), alive.end(), [](const auto& a, const auto& b) { return a.second.cold.median < b.second.cold.median; });
       const std::size_t keep = std::max<std::size_t>(2, (alive.size() + 3) / 4);
       for (std::size_t k = keep; k < alive.size(); ++k) record({alive[k].first->id, type, s, "pruned", "", alive[k].second}, true);
       alive.resize(keep);
     }
-    for (auto& [i, t] : alive) record({i->id, type, s, "ok", "", ws.time(*i, m)}, true);
+    for (auto& [i, t] : alive) survived(i->id, type, s, [&] { record({i->id, type, s, "ok", "", ws.time(*i, m)}, true); });
   }
 
   results_table select() {
     results_table t;
     t.device = device_;
-    t.settings = table_settings(settings_json(o_.measure), std::string(name_of(o_.where)),
+    t.settings = table_settings(to_json(o_.measure), std::string(name_of(o_.where)),
                                 o_.budget_seconds ? fmt::format("successive halving, budget {} s", *o_.budget_seconds) : "exhaustive",
                                 kernel_sources_hash);
     t.command = o_.command;
@@ -208,7 +240,7 @@ class tune_run {
     try {
       old = read_table(report_.table_path);
     } catch (const results_error& e) {
-      if (progress_) progress_(done_, total_, 0, std::string("replacing an unreadable table: ") + e.what());
+      if (progress_) progress_(done_, total_, 0, std::string("note: replacing an unreadable table: ") + e.what());
       return;
     }
     if (!old.device.same_model(t.device)) return;
@@ -229,6 +261,7 @@ class tune_run {
   device_fingerprint device_;
   std::vector<std::pair<dtype, std::vector<shape5>>> plan_;
   std::map<dtype, std::vector<const instantiation*>> candidates_;
+  std::unique_ptr<worker_client> worker_;  ///< isolated runs: the worker, started again after a fault
   std::unique_ptr<measurement_cache> cache_;
   std::vector<measurement> all_;
   std::size_t total_ = 0, done_ = 0, fresh_done_ = 0;

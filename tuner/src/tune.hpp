@@ -30,6 +30,11 @@ struct tune_options {
   int retime_rounds = 30;  ///< interleaved samples per finalist when selecting
   std::string command;
   const std::atomic<bool>* interrupted = nullptr;  ///< set by a signal handler: stop, keep what is done
+  /// Set: every candidate runs in a worker process started with this command (worker.hpp), and
+  /// one that faults or hangs is recorded ("fault", "timeout") while the run goes on; the device is
+  /// then the worker's. Empty: in this process, where a fault ends the run.
+  std::vector<std::string> worker_command;
+  double candidate_timeout_seconds = 60;  ///< isolated: what a request may take beyond its own budget
 };
 
 /// Progress for the CLI: done and total pairs, the seconds the rest should take, and a line.
@@ -39,6 +44,8 @@ struct tune_report {
   results_table table;
   std::filesystem::path table_path, cache_path;
   std::size_t measured = 0, from_cache = 0, failed = 0, pruned = 0;
+  std::size_t faults = 0, timeouts = 0;  ///< of failed: candidates that ended or outlived their worker
+  int worker_starts = 0;                 ///< isolated: workers started (1 + restarts after faults)
   double seconds = 0;
   bool interrupted = false;
 };

@@ -23,6 +23,7 @@ void add_tune_command(CLI::App& app, int* result);      ///< tune, verify
 void add_show_command(CLI::App& app, int* result);      ///< show FILE
 void add_merge_command(CLI::App& app, int* result);     ///< merge INPUT...
 void add_dispatch_commands(CLI::App& app, int* result); ///< explain, run
+void add_worker_command(CLI::App& app, int* result);    ///< __worker (hidden): an isolated tune's worker
 
 /// The command line this process was started with, for provenance in results files.
 const std::string& command_line();

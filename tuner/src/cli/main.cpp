@@ -19,7 +19,9 @@ int main(int argc, char** argv) {
   CLI::App app{"padtune: autotuned ConstantPad1dBackward kernels (dx[b,c,i] = dy[b,c,i+pad_left])", "padtune"};
   app.require_subcommand(1);
   app.footer(
-      "Exit codes: 0 success; 1 the work found a problem (a failed verification); 2 bad command line;\n"
+      "Exit codes: 0 success (tune: candidates that failed, faulted or timed out are recorded, not errors);\n"
+      "1 the work found a problem or could not go on (a failed verification; a device failure in process;\n"
+      "a tune worker that cannot start or was stopped from outside); 2 bad command line;\n"
       "3 input padtune rejects (a shape, dtype, or file; for merge, inputs of different devices or settings);\n"
       "4 no usable GPU for --backend cuda;\n"
       "130 tune was interrupted (SIGINT or SIGTERM): a partial table was written, and running again resumes.");
@@ -29,6 +31,7 @@ int main(int argc, char** argv) {
   add_show_command(app, &result);
   add_merge_command(app, &result);
   add_dispatch_commands(app, &result);
+  add_worker_command(app, &result);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -24,6 +24,8 @@ struct search_options {
   std::string filter, sizes_file, results_dir = "results", table, cache, shard;
   double budget = 0;
   bool hot = false, json = false;
+  bool isolate = false, no_isolate = false;
+  double candidate_timeout = 60;
 };
 
 void add_search_options(CLI::App* cmd, search_options& o) {
@@ -99,6 +101,10 @@ tuner::progress_fn make_progress() {
   auto last = std::make_shared<std::chrono::steady_clock::time_point>();
   return [tty, last](std::size_t done, std::size_t total, double eta, const std::string& what) {
     const double pct = total ? 100.0 * double(done) / double(total) : 100.0;
+    if (what.rfind("note: ", 0) == 0) {  // a fault, a replaced table: always on its own line
+      fmt::print(stderr, "{}padtune tune: {}\n", tty ? "\n" : "", what.substr(6));
+      return;
+    }
     if (tty) {
       const auto now = std::chrono::steady_clock::now();
       if (done != total && now - *last < std::chrono::milliseconds(100)) return;
@@ -131,6 +137,19 @@ int run_tune_command(const search_options& s, const std::string& command) {
   o.measure.l2_cold = !s.hot;
   o.command = command;
   o.interrupted = &interrupted;
+  // Isolation by default on the GPU, where a fault poisons the context; the host backend runs in
+  // process unless asked, since its candidates are the same code the host tests run.
+  if (s.isolate && s.no_isolate) {
+    fmt::print(stderr, "padtune tune: --isolate and --no-isolate exclude each other\n");
+    return exit_usage;
+  }
+  if (s.candidate_timeout <= 0) {
+    fmt::print(stderr, "padtune tune: --candidate-timeout must be positive, got {}\n", s.candidate_timeout);
+    return exit_usage;
+  }
+  if (s.isolate || (o.where == backend::cuda && !s.no_isolate))
+    o.worker_command = {"/proc/self/exe", "__worker", "--backend", std::string(name_of(o.where))};
+  o.candidate_timeout_seconds = s.candidate_timeout;
   if (o.where == backend::host) {
     fmt::print(stderr, "padtune tune: host backend: emulation on the CPU; its timings say nothing about GPU speed\n");
     o.measure.rule = tuner::stop_rule{3, 20, 0.02, 0.02};  // it ranks nothing real: keep it short
@@ -155,6 +174,9 @@ int run_tune_command(const search_options& s, const std::string& command) {
   }
   fmt::print(stderr, "padtune tune: {} measured, {} from the cache, {} failed, {} pruned in {:.1f} s; table {}, cache {}\n",
              r.measured, r.from_cache, r.failed, r.pruned, r.seconds, r.table_path.string(), r.cache_path.string());
+  if (!o.worker_command.empty())
+    fmt::print(stderr, "padtune tune: isolated in a worker process: {} faults, {} timeouts (with those from the cache), {} worker starts\n",
+               r.faults, r.timeouts, r.worker_starts);
   if (r.interrupted) {
     fmt::print(stderr, "padtune tune: interrupted; the table is marked partial, and running again resumes from the cache\n");
     return 130;
@@ -205,6 +227,13 @@ void add_tune_command(CLI::App& app, int* result) {
                    "caches with padtune merge (scripts/slurm-tune.sbatch)");
   tune->add_flag("--hot", s->hot, "Time with a warm L2 (default: L2-cold, flushed before every sample)");
   tune->add_flag("--json", s->json, "Print the table as JSON");
+  tune->add_flag("--isolate", s->isolate,
+                 "Run candidates in a worker process: one that faults or hangs is recorded and the run goes on "
+                 "(default with --backend cuda)");
+  tune->add_flag("--no-isolate", s->no_isolate, "Run candidates in this process (a GPU fault then ends the run)");
+  tune->add_option("--candidate-timeout", s->candidate_timeout,
+                   "Isolated runs: seconds a request may take beyond its measuring budget before its worker is "
+                   "killed and the candidate recorded as a timeout (default 60)");
   tune->callback([s, result] { *result = run_tune_command(*s, command_line()); });
 
   auto v = std::make_shared<search_options>();

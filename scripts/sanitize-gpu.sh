@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# compute-sanitizer over the edge suite for every instantiation (the GPU tests Registry/GpuKernel.*):
+#   memcheck   out-of-bounds and misaligned global accesses, bad frees, API errors
+#   racecheck  shared-memory hazards (the kernels use none; the reference's CUB kernels do)
+#   synccheck  barrier and warp-synchronous misuse
+#   initcheck  reads of uninitialized device memory (not in the default set: ask for it)
+# Prints one line of figures per tool and writes them to OUTDIR/sanitize.txt; a tool's log is kept
+# in OUTDIR only when it found something or failed.
+# Usage: scripts/sanitize-gpu.sh OUTDIR [TOOL...]   (default: memcheck racecheck synccheck)
+#   BUILD             a built gpu preset (default build/gpu; built here if its tests are missing)
+#   SANITIZE_FILTER   gtest filter (default 'Registry/GpuKernel.*': all instantiations)
+#   SANITIZE_SECONDS  time limit per tool (default 1800); a tool stopped by it says how far it got
+# Exit: 0 nothing found; 1 a tool found an error, a test failed, or a limit stopped a tool; 4 no GPU.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: scripts/sanitize-gpu.sh OUTDIR [memcheck] [racecheck] [synccheck] [initcheck]}
+shift
+tools=${*:-memcheck racecheck synccheck}
+export PATH="$PATH:/usr/local/cuda/bin"
+build=${BUILD:-build/gpu}
+filter=${SANITIZE_FILTER:-Registry/GpuKernel.*}
+limit=${SANITIZE_SECONDS:-1800}
+tests="$build/tests/padtune_gpu_tests"
+mkdir -p "$out"
+report="$out/sanitize.txt"
+say() { echo "$*" | tee -a "$report"; }
+
+nvidia-smi -L > /dev/null 2>&1 || { echo "scripts/sanitize-gpu.sh: no GPU here"; exit 4; }
+if [ ! -x "$tests" ]; then
+  { cmake --preset gpu && cmake --build --preset gpu --target padtune_gpu_tests; } > /tmp/padtune-sanitize-build.log 2>&1 \
+    || { tail -40 /tmp/padtune-sanitize-build.log; echo "build FAILED"; exit 1; }
+fi
+total=$("$tests" --gtest_list_tests --gtest_filter="$filter" | grep -c '^  ')
+say "== compute-sanitizer $(compute-sanitizer --version | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1) on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1): $total instantiations x the edge suite (tests/support/edge_suite.cpp)"
+status=0
+for tool in $tools; do
+  log="/tmp/padtune-$tool.log"
+  start=$(date +%s)
+  timeout -k 30 "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 \
+    "$tests" --gtest_filter="$filter" > "$log" 2>&1
+  rc=$?
+  seconds=$(( $(date +%s) - start ))
+  ran=$(grep -c '^\[ RUN      \]' "$log")
+  passed=$(grep -c '^\[       OK \]' "$log")
+  found=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | tail -1 | sed 's/^=* *//')
+  line="$tool: $passed of $total instantiations passed ($ran ran), ${found:-no summary}, $seconds s"
+  case $rc in
+    0) ;;
+    124|137) line="$line; STOPPED by the $limit s limit (SANITIZE_SECONDS)"; status=1 ;;
+    99) line="$line; FOUND ERRORS (log: $out/$tool.log)"; status=1 ;;
+    *) line="$line; exit $rc (log: $out/$tool.log)"; status=1 ;;
+  esac
+  [ "$rc" -ne 0 ] && cp "$log" "$out/$tool.log"
+  say "$line"
+done
+exit $status
