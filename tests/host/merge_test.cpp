@@ -166,6 +166,9 @@ TEST(Merge, OfOneKeyMeasuredTwiceTheFailureOrThePreciserMeasurementIsKept) {
   EXPECT_EQ(&better_measurement(precise, noisy), &precise);
   EXPECT_EQ(&better_measurement(precise, failed), &failed);
   EXPECT_EQ(&better_measurement(pruned, noisy), &noisy);
+  const measurement faulted = measured(flat, "fault", 0, 0, 0), hung = measured(flat, "timeout", 0, 0, 0);
+  EXPECT_EQ(&better_measurement(precise, faulted), &faulted);  // a fault or a hang anywhere is never chosen
+  EXPECT_EQ(&better_measurement(hung, precise), &hung);
   const measurement more = measured(flat, "ok", 11, 0.1, 40);
   EXPECT_EQ(&better_measurement(precise, more), &more);
 }

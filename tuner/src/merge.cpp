@@ -41,8 +41,12 @@ json without_search(json settings) {
   return settings;
 }
 
+/// A failure on any machine wins: a candidate that wrote a wrong byte, faulted or hung somewhere is
+/// never chosen.
+bool is_failure(const std::string& status) { return status == "verify_failed" || status == "fault" || status == "timeout"; }
+
 int status_rank(const std::string& status) {
-  if (status == "verify_failed") return 3;
+  if (is_failure(status)) return 3;
   if (status == "ok") return 2;
   if (status == "pruned") return 1;
   return 0;
@@ -244,12 +248,12 @@ merge_result merge(const std::vector<merge_input>& inputs, bool by_device, const
   for (const merge_input& in : inputs)
     for (const measurement& m : in.cache.records) {
       auto& [failed, passed] = verdicts[in.device.slug() + "|" + measurement_key(m.id, m.type, m.shape)];
-      failed = failed || m.status == "verify_failed";
+      failed = failed || is_failure(m.status);
       passed = passed || m.status == "ok";
     }
   for (const auto& [key, v] : verdicts)
     if (v.first && v.second)
-      r.warnings.push_back(fmt::format("{}: failed verification in one cache and passed in another; it is kept as failed", key));
+      r.warnings.push_back(fmt::format("{}: failed (verification, fault or time-out) in one cache and passed in another; it is kept as failed", key));
   return r;
 }
 
