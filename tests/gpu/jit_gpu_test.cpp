@@ -7,10 +7,10 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
-#include <memory>
 #include <vector>
 
 #include "../support/checker.hpp"
+#include "../support/jit_candidate.hpp"
 #include "padtune/cuda_error.hpp"
 #include "padtune/jit/constant_pad1d_backward.hpp"
 
@@ -23,15 +23,6 @@ jit::compile_options cached() {
   jit::compile_options o;
   o.cache_dir = PADTUNE_TEST_JIT_CACHE;
   return o;
-}
-
-/// A loaded JIT kernel as a checker candidate; it lives as long as the candidate.
-candidate candidate_of(const jit::kernel& k, const jit::compile_options& opts) {
-  const auto loaded = std::make_shared<jit::loaded_kernel>(k, opts);
-  return {k.id(), k.type(), k.needs_zeroed_dx(), [loaded](const problem& p, backend) {
-            std::string why;
-            return loaded->launch(p, nullptr, &why) == status::ok ? "" : why;
-          }};
 }
 
 class GpuJit : public ::testing::Test {
@@ -69,9 +60,8 @@ class GpuJitEdgeSuite : public GpuJit, public ::testing::WithParamInterface<jit_
 TEST_P(GpuJitEdgeSuite, MatchesReference) {
   const jit_case c = GetParam();
   const auto make = [&](const shape& s) {
-    return candidate_of(jit::kernel(c.type, std::int32_t(s.pad_left), std::int32_t(s.pad_right), c.block_ol,
-                                    {std::string(c.variant)}),
-                        cached());
+    return candidate_of(
+        jit::kernel(c.type, std::int32_t(s.pad_left), std::int32_t(s.pad_right), c.block_ol, {std::string(c.variant)}));
   };
   for (const std::string& failure : check_edge_suite(make, backend::cuda)) ADD_FAILURE() << failure;
 }
@@ -120,9 +110,10 @@ TEST_F(GpuJit, SeedsOwnTest) {
 TEST_F(GpuJit, RefusesArgumentsThatDisagreeWithTheConstants) {
   const ConstantPad1dBackward<float> k(2, 3, 16);
   const jit::loaded_kernel g(k, cached());
-  float *dy = nullptr, *dx = nullptr;
-  ASSERT_EQ(cudaMalloc(&dy, 1024), cudaSuccess);
-  ASSERT_EQ(cudaMalloc(&dx, 1024), cudaSuccess);
+  void *dy_bytes = nullptr, *dx_bytes = nullptr;
+  ASSERT_EQ(cudaMalloc(&dy_bytes, 1024), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&dx_bytes, 1024), cudaSuccess);
+  float *dy = static_cast<float*>(dy_bytes), *dx = static_cast<float*>(dx_bytes);
   const auto code_of = [&](std::int32_t B, std::int32_t C, std::int32_t L, std::int32_t OL) {
     try {
       g.launch(ConstantPad1dBackward<float>::launch_args{dy, dx, B, C, L, OL});

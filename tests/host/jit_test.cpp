@@ -62,6 +62,7 @@ TEST(JitKernel, HasTheSeedsSurface) {
   EXPECT_EQ(k.source(), k.kernel_source() + "\n\n" + k.entry_point_source());
   EXPECT_EQ(k.variant(), "seed");
   EXPECT_TRUE(k.needs_zeroed_dx());
+  EXPECT_FALSE(ConstantPad1dBackward<float>(2, 3, 1024, {"rowtile"}).needs_zeroed_dx());  // writes every element
   EXPECT_EQ(k.threads(), 256);
   static_assert(std::is_same_v<ConstantPad1dBackward<float>::launch_args,
                                std::tuple<float*, float*, std::int32_t, std::int32_t, std::int32_t, std::int32_t>>);
@@ -141,6 +142,7 @@ TEST_P(JitEveryVariant, CompilesToPtxWithTheEntryPoint) {
   EXPECT_EQ(c.cache, cache_outcome::off);
   EXPECT_NE(c.image.find(".entry " + k.entry_point_name() + "("), std::string::npos) << c.image.substr(0, 2000);
   EXPECT_NE(c.image.find(".target sm_90"), std::string::npos);
+  EXPECT_EQ(c.log, "") << "NVRTC warns about " << k.id();
 }
 
 INSTANTIATE_TEST_SUITE_P(Family, JitEveryVariant,

@@ -75,6 +75,7 @@ kernel::kernel(dtype type, std::int32_t pad_left, std::int32_t pad_right, std::i
                        block_ol, choice_.max_threads, choice_.width, name_of(type), elem, shape.rule));
   threads_ = shape.threads;
   access_width_ = shape.access_width;
+  needs_zeroed_dx_ = shape.needs_zeroed_dx;
 
   const bool seed_defaults =
       v == "seed" && threads_ == detail::shape_of(v, elem, block_ol, default_max_threads, 0).threads;

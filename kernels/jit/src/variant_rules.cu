@@ -14,9 +14,12 @@ variant_shape shape_of(std::string_view variant, int elem, int block_ol, int max
   variant_shape out;
   if (variant == "seed") {
     s = pd::seed_shape(elem, block_ol, max_threads);
+    out.needs_zeroed_dx = pd::seed_kernel<float, 1, 1, 0>::needs_zeroed_dx;  // a constant of the variant
     out.rule = "threads = min(BLOCK_OL, max_threads) must divide BLOCK_OL, at most 1024";
   } else if (variant == "rowtile" || variant == "flat" || variant == "flatvec") {
     s = pd::chunked_shape(elem, block_ol, max_threads, width);
+    out.needs_zeroed_dx = variant == "rowtile" ? pd::rowtile_kernel<float, 64, 16, 16>::needs_zeroed_dx
+                                               : pd::flat_kernel<float, 64, 16, 16>::needs_zeroed_dx;
     out.rule =
         "width is 4, 8 or 16 and at least the element size; a tile of BLOCK_OL elements is chunks of width bytes, "
         "at least one; threads = min(chunks, max_threads) must divide them, hold at least width / element size "

@@ -11,6 +11,7 @@ struct variant_shape {
   int threads = 0;
   int access_width = 0;
   bool valid = false;
+  bool needs_zeroed_dx = false;  ///< the variant writes only the positions that have a source
   std::string_view rule;  ///< the variant's rule, in words, for the error that refuses a configuration
 };
 

@@ -61,7 +61,7 @@ class kernel {
   int threads() const { return threads_; }            ///< threads per block of every launch
   int access_width() const { return access_width_; }  ///< bytes per access in the hot loop
   /// True for the seed: it writes only the positions that have a source, so dx must be zeroed.
-  bool needs_zeroed_dx() const { return choice_.variant == "seed"; }
+  bool needs_zeroed_dx() const { return needs_zeroed_dx_; }
 
   /// The logical blocks of a problem, planned by the variant's own plan function (the one its
   /// kernel runs), for the grid size. Pre: the problem passed padtune::check.
@@ -75,6 +75,7 @@ class kernel {
   std::int32_t pad_left_, pad_right_, block_ol_;
   variant_choice choice_;
   int threads_ = 0, access_width_ = 0;
+  bool needs_zeroed_dx_ = false;
   std::string id_, kernel_source_, entry_point_source_, source_, hash_;
 };
 
