@@ -12,6 +12,7 @@
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "padtune/jit/constant_pad1d_backward.hpp"
 
@@ -129,6 +130,35 @@ TEST(JitKernel, RefusesWhatTheVariantDoesNotAccept) {
   EXPECT_EQ(code_of([] { ConstantPad1dBackward<float>(2, 3, 16); }).first, status::ok);
   EXPECT_EQ(code_of([] { ConstantPad1dBackward<float>(2, 3, 16, {"rowtile"}); }).first, status::ok);
   EXPECT_EQ(code_of([] { ConstantPad1dBackward<__half>(2, 3, 16, {"flat", 256, 4}); }).first, status::ok);
+}
+
+TEST(JitKernel, ChecksLaunchArgumentsAgainstItsConstants) {
+  const ConstantPad1dBackward<float> k(2, 3, 16);
+  std::vector<float> dy(64), dx(64);
+  problem_sizes z;
+  EXPECT_EQ(k.check_arguments(dy.data(), dx.data(), 1, 2, 8, 13, nullptr, &z), status::ok);
+  EXPECT_EQ(z.dx_elems, 16);
+  std::string why;
+  EXPECT_EQ(k.check_arguments(dy.data(), dx.data(), 1, 2, 8, 12, &why), status::shape_mismatch);
+  EXPECT_NE(why.find("OL = 12, but constant_pad1d_backward__f32__2__3__16 has pad_left + L + pad_right = 2 + 8 + 3 = 13"),
+            std::string::npos)
+      << why;
+  EXPECT_EQ(k.check_arguments(dy.data(), dx.data(), -1, 2, 8, 13), status::negative_size);
+  EXPECT_EQ(k.check_arguments(nullptr, dx.data(), 1, 2, 8, 13), status::null_pointer);
+  EXPECT_EQ(k.check_arguments(dy.data(), dy.data() + 1, 1, 2, 8, 13), status::overlapping_buffers);
+  EXPECT_EQ(k.check_arguments(nullptr, nullptr, 0, 2, 8, 13), status::ok);  // no elements: a no-op
+
+  EXPECT_EQ(k.can_implement(problem{dy.data(), dx.data(), 1, 2, 8, 2, 3, dtype::f32}, &why), status::ok) << why;
+  EXPECT_EQ(k.can_implement(problem{dy.data(), dx.data(), 1, 2, 8, 2, 4, dtype::f32}, &why), status::shape_mismatch);
+  EXPECT_EQ(k.can_implement(problem{dy.data(), dx.data(), 1, 2, 8, 2, 3, dtype::f64}, &why), status::dtype_mismatch);
+  EXPECT_EQ(k.can_implement(problem{dy.data(), dx.data(), 1, 1, std::int64_t(1) << 31, 2, 3, dtype::f32}, &why),
+            status::size_overflow);
+  EXPECT_NE(why.find("L = 2147483648 does not fit the int32 launch arguments"), std::string::npos) << why;
+  EXPECT_EQ(k.can_implement(problem{dy.data(), dx.data(), 1, 1, INT32_MAX - 4, 2, 3, dtype::f32}, &why),
+            status::size_overflow);
+  EXPECT_NE(why.find("OL = 2147483648"), std::string::npos) << why;
+  EXPECT_EQ(k.can_implement(problem{dy.data(), dx.data(), 1, 1, INT64_MIN, 2, 3, dtype::f32}, &why),
+            status::negative_size);
 }
 
 /// (variant, dtype): every kernel of the family compiles to PTX with its entry point.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "embedded_sources.hpp"
@@ -41,6 +42,11 @@ const std::vector<header>& all_headers() {
 }
 
 void refuse(const std::string& what) { throw error(status::invalid_config, what); }
+
+status fail(std::string* why, status code, std::string message) {
+  if (why) *why = std::move(message);
+  return code;
+}
 
 }  // namespace
 
@@ -115,6 +121,42 @@ void kernel::assemble() {
 }
 
 std::span<const header> kernel::headers() const { return all_headers(); }
+
+status kernel::check_arguments(const void* dy, const void* dx, std::int32_t B, std::int32_t C, std::int32_t L,
+                               std::int32_t OL, std::string* why, problem_sizes* sizes) const noexcept try {
+  problem_sizes z;
+  if (const status s = check(problem{dy, const_cast<void*>(dx), B, C, L, pad_left_, pad_right_, type_}, why, &z);
+      s != status::ok)
+    return s;
+  if (OL != z.OL)
+    return fail(why, status::shape_mismatch,
+                fmt::format("OL = {}, but {} has pad_left + L + pad_right = {} + {} + {} = {}", OL, id_, pad_left_, L,
+                            pad_right_, z.OL));
+  if (sizes) *sizes = z;
+  return status::ok;
+} catch (...) {  // fmt may throw bad_alloc; this entry point promises noexcept
+  return status::size_overflow;
+}
+
+status kernel::can_implement(const problem& p, std::string* why) const noexcept try {
+  if (p.type != type_)
+    return fail(why, status::dtype_mismatch,
+                fmt::format("{} takes dtype {}, the problem has dtype {}", id_, name_of(type_), name_of(p.type)));
+  if (p.pad_left != pad_left_ || p.pad_right != pad_right_)
+    return fail(why, status::shape_mismatch,
+                fmt::format("{} is compiled for pads ({}, {}), the problem has ({}, {})", id_, pad_left_, pad_right_,
+                            p.pad_left, p.pad_right));
+  // Sizes before check(): it would judge buffers of sizes this kernel cannot be given.
+  constexpr std::int64_t int32_max = std::numeric_limits<std::int32_t>::max();
+  const std::int64_t OL = p.L >= 0 && p.L <= int32_max ? p.pad_left + p.L + p.pad_right : 0;  // no overflow
+  for (const auto& [name, value] : {std::pair{"B", p.B}, {"C", p.C}, {"L", p.L}, {"OL", OL}})
+    if (value > int32_max)
+      return fail(why, status::size_overflow,
+                  fmt::format("{} = {} does not fit the int32 launch arguments of {}", name, value, id_));
+  return check(p, why);
+} catch (...) {
+  return status::size_overflow;
+}
 
 std::uint64_t kernel::logical_blocks(const void* dy, void* dx, std::int64_t B, std::int64_t C, std::int64_t L) const {
   return detail::logical_blocks_of(choice_.variant, int(size_of(type_)), block_ol_, choice_.width, dy, dx, B * C, L,

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
-#include <limits>
 #include <utility>
 #include <vector>
 
@@ -93,13 +92,8 @@ void loaded_kernel::load() {
 
 status loaded_kernel::enqueue(const void* dy, void* dx, std::int32_t B, std::int32_t C, std::int32_t L, std::int32_t OL,
                               cudaStream_t stream, std::string* why) const noexcept try {
-  const std::int64_t pl = kernel_.pad_left(), pr = kernel_.pad_right();
   problem_sizes sizes;
-  if (const status s = check(problem{dy, dx, B, C, L, pl, pr, kernel_.type()}, why, &sizes); s != status::ok) return s;
-  if (OL != sizes.OL)
-    return fail(why, status::shape_mismatch,
-                fmt::format("OL = {}, but {} has pad_left + L + pad_right = {} + {} + {} = {}", OL, kernel_.id(), pl, L,
-                            pr, sizes.OL));
+  if (const status s = kernel_.check_arguments(dy, dx, B, C, L, OL, why, &sizes); s != status::ok) return s;
   if (sizes.dx_elems == 0) return status::ok;
   const std::uint64_t blocks = kernel_.logical_blocks(dy, dx, B, C, L);
   if (blocks == 0) return status::ok;
@@ -121,29 +115,8 @@ void loaded_kernel::launch(const void* dy, void* dx, std::int32_t B, std::int32_
   if (const status s = enqueue(dy, dx, B, C, L, OL, stream, &why); s != status::ok) throw error(s, why);
 }
 
-status loaded_kernel::can_implement(const problem& p, std::string* why) const noexcept try {
-  if (p.type != kernel_.type())
-    return fail(why, status::dtype_mismatch,
-                fmt::format("{} takes dtype {}, the problem has dtype {}", kernel_.id(), name_of(kernel_.type()),
-                            name_of(p.type)));
-  if (p.pad_left != kernel_.pad_left() || p.pad_right != kernel_.pad_right())
-    return fail(why, status::shape_mismatch,
-                fmt::format("{} is compiled for pads ({}, {}), the problem has ({}, {})", kernel_.id(),
-                            kernel_.pad_left(), kernel_.pad_right(), p.pad_left, p.pad_right));
-  problem_sizes sizes;
-  if (const status s = check(p, why, &sizes); s != status::ok) return s;
-  constexpr std::int64_t int32_max = std::numeric_limits<std::int32_t>::max();
-  for (const auto& [name, value] : {std::pair{"B", p.B}, {"C", p.C}, {"L", p.L}, {"OL", sizes.OL}})
-    if (value > int32_max)
-      return fail(why, status::size_overflow,
-                  fmt::format("{} = {} does not fit the int32 launch arguments of {}", name, value, kernel_.id()));
-  return status::ok;
-} catch (...) {
-  return status::size_overflow;
-}
-
 status loaded_kernel::launch(const problem& p, cudaStream_t stream, std::string* why) const noexcept {
-  if (const status s = can_implement(p, why); s != status::ok) return s;
+  if (const status s = kernel_.can_implement(p, why); s != status::ok) return s;
   const std::int64_t OL = p.pad_left + p.L + p.pad_right;
   return enqueue(p.dy, p.dx, std::int32_t(p.B), std::int32_t(p.C), std::int32_t(p.L), std::int32_t(OL), stream, why);
 }

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "padtune/dtype.hpp"
+#include "padtune/problem.hpp"
 
 namespace padtune::jit {
 
@@ -62,6 +63,13 @@ class kernel {
   int access_width() const { return access_width_; }  ///< bytes per access in the hot loop
   /// True for the seed: it writes only the positions that have a source, so dx must be zeroed.
   bool needs_zeroed_dx() const { return needs_zeroed_dx_; }
+
+  /// The launch arguments' check: sizes >= 0, OL == pad_left + L + pad_right (shape_mismatch), the
+  /// pointers as padtune::check sees them. Fills *sizes on success.
+  status check_arguments(const void* dy, const void* dx, std::int32_t B, std::int32_t C, std::int32_t L,
+                         std::int32_t OL, std::string* why = nullptr, problem_sizes* sizes = nullptr) const noexcept;
+  /// ok if this kernel can run p: its dtype, its pads, sizes within int32, and padtune::check.
+  status can_implement(const problem& p, std::string* why = nullptr) const noexcept;
 
   /// The logical blocks of a problem, planned by the variant's own plan function (the one its
   /// kernel runs), for the grid size. Pre: the problem passed padtune::check.

@@ -33,8 +33,7 @@ class loaded_kernel {
   const compiled& compilation() const { return image_; }
   double load_seconds() const { return load_seconds_; }
 
-  /// The seed's launch: checks the arguments (sizes >= 0, OL == pad_left + L + pad_right, the
-  /// pointers as padtune::check does), then enqueues on `stream`. Does not zero dx for the seed
+  /// The seed's launch: kernel::check_arguments, then enqueues on `stream`. Does not zero dx for the seed
   /// variant (needs_zeroed_dx): whoever launches does. Throws padtune::error.
   void launch(const void* dy, void* dx, std::int32_t B, std::int32_t C, std::int32_t L, std::int32_t OL,
               cudaStream_t stream = nullptr) const;
@@ -50,10 +49,8 @@ class loaded_kernel {
            std::get<5>(args), stream);
   }
 
-  /// The registry's form (a problem), for callers that hold problems, like the tuner: ok if this
-  /// kernel can run p (its dtype, its pads, sizes within int32), else the reason.
-  status can_implement(const problem& p, std::string* why = nullptr) const noexcept;
-  /// can_implement, then launch; returns the status instead of throwing.
+  /// The registry's form (a problem), for callers that hold problems, like the tuner: checks
+  /// kernel::can_implement, then launches; returns the status instead of throwing.
   status launch(const problem& p, cudaStream_t stream = nullptr, std::string* why = nullptr) const noexcept;
 
  private:
