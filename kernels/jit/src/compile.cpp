@@ -5,10 +5,11 @@
 #include <fmt/format.h>
 #include <nvrtc.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
-#include <regex>
 #include <vector>
 
 #include "disk_cache.hpp"
@@ -27,10 +28,14 @@ std::vector<std::string> nvrtc_options(image_format format, const std::string& a
           "--std=c++17"};
 }
 
+/// "sm_" and two or three digits, then at most one of the suffixes 'a' or 'f' (sm_90a, sm_100f).
 std::string check_arch(const std::string& arch) {
-  static const std::regex sm(R"(sm_[1-9][0-9]{1,2}[af]?)");
-  if (!std::regex_match(arch, sm))
-    throw error(status::invalid_config, fmt::format("architecture '{}' is not sm_<number> (e.g. sm_90)", arch));
+  std::size_t digits = 0;
+  while (3 + digits < arch.size() && std::isdigit(static_cast<unsigned char>(arch[3 + digits]))) ++digits;
+  const std::size_t rest = arch.size() - std::min(arch.size(), 3 + digits);
+  const bool ok = arch.starts_with("sm_") && digits >= 2 && digits <= 3 && arch[3] != '0' &&
+                  (rest == 0 || (rest == 1 && (arch.back() == 'a' || arch.back() == 'f')));
+  if (!ok) throw error(status::invalid_config, fmt::format("architecture '{}' is not sm_<number> (e.g. sm_90)", arch));
   return arch;
 }
 
