@@ -6,10 +6,14 @@
 
 namespace padtune::test {
 
-candidate candidate_of(const jit::kernel& k) {
+jit::compile_options test_jit_options() {
   jit::compile_options opts;
-  opts.cache_dir = PADTUNE_TEST_JIT_CACHE;  // kept between runs: a second run loads instead of compiling
-  const auto loaded = std::make_shared<const jit::loaded_kernel>(k, opts);
+  opts.cache_dir = PADTUNE_TEST_JIT_CACHE;
+  return opts;
+}
+
+candidate candidate_of(const jit::kernel& k) {
+  const auto loaded = std::make_shared<const jit::loaded_kernel>(k, test_jit_options());
   return {k.id(), k.type(), k.needs_zeroed_dx(), [loaded](const problem& p, backend) {
             std::string why;
             return loaded->launch(p, nullptr, &why) == status::ok ? "" : why;
