@@ -138,6 +138,7 @@ TEST_F(GpuJit, PrintsCompileAndCachedLoadTimes) {
     const jit::loaded_kernel warm(k, opts);
     EXPECT_EQ(cold.compilation().cache, jit::cache_outcome::miss);
     EXPECT_TRUE(warm.compilation().from_cache());
+    EXPECT_GT(warm.resident_blocks(), 0u);
     // Loading may be lazy (CUDA_MODULE_LOADING): the first launch can finish the job.
     const auto start = std::chrono::steady_clock::now();
     warm.launch(dy, dx, 1, 1, 8, 13);
@@ -146,7 +147,8 @@ TEST_F(GpuJit, PrintsCompileAndCachedLoadTimes) {
     std::cout << "JIT timing " << k.id() << " (" << warm.compilation().arch << ", NVRTC "
               << warm.compilation().nvrtc_version << "): compile " << cold.compilation().seconds * 1e3
               << " ms + load " << cold.load_seconds() * 1e3 << " ms; cached " << warm.compilation().seconds * 1e3
-              << " ms + load " << warm.load_seconds() * 1e3 << " ms + first launch " << first_launch * 1e3 << " ms\n";
+              << " ms + load " << warm.load_seconds() * 1e3 << " ms + first launch " << first_launch * 1e3 << " ms; grid cap " << warm.resident_blocks()
+              << " blocks\n";
   }
   cudaFree(dy);
   cudaFree(dx);

@@ -49,7 +49,8 @@ loaded_kernel::loaded_kernel(const kernel& k, compiled image) : kernel_(k), imag
 
 loaded_kernel::loaded_kernel(loaded_kernel&& other) noexcept
     : kernel_(other.kernel_), image_(std::move(other.image_)), library_(std::exchange(other.library_, nullptr)),
-      entry_(std::exchange(other.entry_, nullptr)), load_seconds_(other.load_seconds_) {}
+      entry_(std::exchange(other.entry_, nullptr)), load_seconds_(other.load_seconds_),
+      resident_blocks_(other.resident_blocks_) {}
 
 loaded_kernel& loaded_kernel::operator=(loaded_kernel&& other) noexcept {
   if (this != &other) {
@@ -59,6 +60,7 @@ loaded_kernel& loaded_kernel::operator=(loaded_kernel&& other) noexcept {
     library_ = std::exchange(other.library_, nullptr);
     entry_ = std::exchange(other.entry_, nullptr);
     load_seconds_ = other.load_seconds_;
+    resident_blocks_ = other.resident_blocks_;
   }
   return *this;
 }
@@ -88,6 +90,17 @@ void loaded_kernel::load() {
                                                    cuda_error_text(e)));
   }
   load_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // One wave of resident blocks on the current device caps the grid: a JIT kernel plans its problem
+  // once per thread (its arguments are the seed's tuple, so the plan cannot come from the host), and
+  // a thread that walks several logical blocks pays for that once. Without the figure, no cap.
+  int device = 0, sms = 0, per_sm = 0;
+  if (cudaGetDevice(&device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reinterpret_cast<const void*>(entry_), kernel_.threads(),
+                                                    0) == cudaSuccess)
+    resident_blocks_ = std::uint64_t(sms) * std::uint64_t(per_sm);
+  else
+    cudaGetLastError();  // a failed query is no error of a later launch
 }
 
 status loaded_kernel::enqueue(const void* dy, void* dx, std::int32_t B, std::int32_t C, std::int32_t L, std::int32_t OL,
@@ -97,7 +110,8 @@ status loaded_kernel::enqueue(const void* dy, void* dx, std::int32_t B, std::int
   if (sizes.dx_elems == 0) return status::ok;
   const std::uint64_t blocks = kernel_.logical_blocks(dy, dx, B, C, L);
   if (blocks == 0) return status::ok;
-  const unsigned grid = unsigned(std::min<std::uint64_t>(blocks, INT_MAX));  // the kernel walks the rest
+  const std::uint64_t cap = resident_blocks_ ? resident_blocks_ : INT_MAX;  // the kernel walks the rest
+  const unsigned grid = unsigned(std::min<std::uint64_t>(blocks, cap));
   void* dy_arg = const_cast<void*>(dy);  // the seed's tuple has D* dy; the kernel only reads it
   void* args[] = {&dy_arg, &dx, &B, &C, &L, &OL};
   if (const cudaError_t e = cudaLaunchKernel(reinterpret_cast<const void*>(entry_), dim3(grid),

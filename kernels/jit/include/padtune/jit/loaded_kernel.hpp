@@ -32,6 +32,9 @@ class loaded_kernel {
   const kernel& source_kernel() const { return kernel_; }
   const compiled& compilation() const { return image_; }
   double load_seconds() const { return load_seconds_; }
+  /// Blocks of this kernel resident at once on the device it was loaded on (0: unknown): the
+  /// grid's cap, above which threads walk several logical blocks.
+  std::uint64_t resident_blocks() const { return resident_blocks_; }
 
   /// The seed's launch: kernel::check_arguments, then enqueues on `stream`. Does not zero dx for the seed
   /// variant (needs_zeroed_dx): whoever launches does. Throws padtune::error.
@@ -64,6 +67,7 @@ class loaded_kernel {
   cudaLibrary_t library_ = nullptr;
   cudaKernel_t entry_ = nullptr;
   double load_seconds_ = 0;
+  std::uint64_t resident_blocks_ = 0;
 };
 
 }  // namespace padtune::jit
