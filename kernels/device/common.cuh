@@ -1,9 +1,20 @@
 #pragma once
 // Building blocks shared by every variant. Everything here is __host__ __device__: the host
 // backend runs the very same kernel bodies on the CPU, so device-only intrinsics sit behind
-// __CUDA_ARCH__ with a portable twin.
+// __CUDA_ARCH__ with a portable twin. NVRTC compiles these files too (kernels/jit), so they include
+// nothing but each other: NVRTC has no C++ standard library.
+#if defined(__CUDACC_RTC__)
+namespace std {  // the fixed-width names the kernels use, from the built-in types of the CUDA target
+using uint16_t = unsigned short;
+using uint32_t = unsigned int;
+using uint64_t = unsigned long long;
+using int64_t = long long;
+using uintptr_t = unsigned long long;
+}  // namespace std
+#else
 #include <cstdint>
 #include <cstring>
+#endif
 
 #define PADTUNE_HD __host__ __device__ __forceinline__
 
@@ -138,6 +149,23 @@ PADTUNE_HD std::uint64_t mul_hi(std::uint64_t a, std::uint64_t b) {
 #endif
 }
 
+/// floor(r * 2^64 / d) for r < d, without 128-bit arithmetic (NVRTC has none unless asked): two
+/// 64-bit division steps where d < 2^32 (every divisor of a JIT launch, whose sizes are int32), one
+/// quotient bit per step otherwise.
+PADTUNE_HD std::uint64_t div_shifted_64(std::uint64_t r, std::uint64_t d) {
+  if (d >> 32 == 0) {
+    const std::uint64_t hi = (r << 32) / d, rem = (r << 32) % d;
+    return hi << 32 | (rem << 32) / d;
+  }
+  std::uint64_t q = 0;
+  for (int bit = 0; bit < 64; ++bit) {
+    const bool carry = r >> 63;
+    r <<= 1, q <<= 1;
+    if (carry || r >= d) r -= d, q |= 1;
+  }
+  return q;
+}
+
 /// Division by a run-time constant as a multiply and a shift (Granlund-Montgomery), so that no
 /// kernel divides per element or per tile. Exact for dividends below 2^63 and divisors >= 1.
 struct fast_divmod {
@@ -146,11 +174,17 @@ struct fast_divmod {
   unsigned shift = 0;
 
   fast_divmod() = default;
-  /// Host only: the magic number needs a 128-bit division. Pre: 1 <= d <= 2^63.
-  explicit fast_divmod(std::uint64_t d) : divisor(d) {
+  /// Pre: 1 <= d <= 2^63. The ahead-of-time launch plans on the host; a JIT kernel plans on the
+  /// device, once per thread, where a loop over the shift and a 128-bit division would cost most.
+  PADTUNE_HD explicit fast_divmod(std::uint64_t d) : divisor(d) {
+#if defined(__CUDA_ARCH__)
+    shift = d > 1 ? unsigned(64 - __clzll(static_cast<long long>(d - 1))) : 0;  // ceil(log2 d)
+    magic = d == 1 ? 0 : div_shifted_64((std::uint64_t(1) << shift) - d, d) + 1;
+#else
     while (shift < 63 && (std::uint64_t(1) << shift) < d) ++shift;  // shift = ceil(log2 d)
     const unsigned __int128 two_64 = static_cast<unsigned __int128>(1) << 64;
     magic = d == 1 ? 0 : static_cast<std::uint64_t>(two_64 * ((std::uint64_t(1) << shift) - d) / d) + 1;
+#endif
   }
 
   PADTUNE_HD std::uint64_t div(std::uint64_t n) const { return (mul_hi(magic, n) + n) >> shift; }
@@ -172,6 +206,63 @@ struct pad_args {
   std::int64_t valid_begin = 0, valid_end = 0;
   const byte* dy_end = nullptr;  ///< one past the last byte of dy: no load may pass it
 };
+
+/// The kernel-side view of a problem whose sizes passed validation (elem: bytes per element). The
+/// host builds it from a padtune::problem; a JIT entry point from its launch arguments and constants.
+PADTUNE_HD pad_args make_pad_args(const byte* dy, byte* dx, std::int64_t rows, std::int64_t L, std::int64_t pad_left,
+                                  std::int64_t pad_right, std::int64_t elem) {
+  pad_args a;
+  a.dy = dy;
+  a.dx = dx;
+  a.rows = rows;
+  a.L = L;
+  a.OL = pad_left + L + pad_right;
+  a.pad_left = pad_left;
+  // -pad_left would overflow for INT64_MIN, which check() allows when OL still comes out >= 0.
+  a.valid_begin = pad_left >= 0 ? 0 : (pad_left < -L ? L : -pad_left);
+  const std::int64_t end = a.OL - pad_left;  // clamped to [valid_begin, L]
+  a.valid_end = end < a.valid_begin ? a.valid_begin : (end > L ? L : end);
+  a.dy_end = dy + rows * a.OL * elem;
+  return a;
+}
+
+/// What a configuration launches, from one constexpr rule per variant: the kernel templates read it
+/// at compile time, the JIT's host code (which learns the configuration at run time) the same rule.
+struct launch_shape {
+  int threads = 0;       ///< threads per block
+  int access_width = 0;  ///< bytes per global access in the hot loop
+  int items = 0;         ///< accesses (elements or chunks) per thread per tile
+  bool valid = false;    ///< false: not compiled, and the JIT refuses it
+};
+
+/// The rule of the variants that move W-byte chunks (rowtile, flat, flatvec): a tile of BLOCK_OL
+/// elements is BLOCK_OL * elem / W chunks, spread over min(chunks, MAX_THREADS) threads, at most 16
+/// chunks each; a thread must hold at least one element per chunk.
+__host__ __device__ constexpr launch_shape chunked_shape(int elem, int block_ol, int max_threads, int w) {
+  launch_shape s;
+  if (block_ol < 1 || max_threads < 1 || elem < 1 || !(w == 4 || w == 8 || w == 16)) return s;
+  const long long chunks = static_cast<long long>(block_ol) * elem / w;
+  const long long threads = chunks < max_threads ? chunks : max_threads;
+  s.threads = int(threads);
+  s.access_width = w;
+  s.items = threads > 0 ? int(chunks / threads) : 0;
+  s.valid = w >= elem && chunks >= 1 && threads >= w / elem && chunks % threads == 0 && s.items <= 16 &&
+            threads <= 1024;
+  return s;
+}
+
+/// Tiles and blocks of a variant that walks (row, tile) pairs: seed and rowtile.
+struct tiled_params {
+  pad_args a;
+  fast_divmod tiles;  ///< tiles per row
+  std::uint64_t num_blocks = 0;
+};
+
+/// The CUDA side of every launch, ahead of time or JIT: logical blocks beyond the grid are walked
+/// by a grid-stride loop, so any grid size is correct and the host's only sizes it for speed.
+template <class K> __device__ __forceinline__ void run_grid(const typename K::params& p) {
+  for (std::uint64_t b = blockIdx.x; b < p.num_blocks; b += gridDim.x) K::run(p, b, threadIdx.x);
+}
 
 /// True if the W-aligned loads that cover W source bytes starting at each of src_first..src_last
 /// (two loads when shift != 0) stay inside dy: the kernels never read past their input.

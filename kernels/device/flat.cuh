@@ -7,48 +7,53 @@
 
 namespace padtune::detail {
 
+/// The plan of flat and flatvec: dx as [head elements][chunks of W bytes, W-aligned][tail elements].
+struct flat_params {
+  pad_args a;
+  fast_divmod row_len;     ///< L
+  std::int64_t head = 0;   ///< elements before the first W-aligned dx address
+  std::int64_t chunks = 0; ///< aligned chunks after them
+  std::int64_t tail = 0;   ///< elements after the last chunk
+  std::uint64_t num_blocks = 0;
+};
+
+/// block_chunks chunks per block; block 0 also copies the head and the tail.
+PADTUNE_HD flat_params plan_flat(const pad_args& a, int elem, int w, int block_chunks) {
+  flat_params p;
+  p.a = a;
+  const std::int64_t n = a.rows * a.L;
+  if (n == 0) return p;
+  p.row_len = fast_divmod(std::uint64_t(a.L));
+  const std::uintptr_t begin = std::uintptr_t(a.dx), end = begin + std::uintptr_t(n) * elem;
+  const std::uintptr_t a_begin = (begin + w - 1) & ~std::uintptr_t(w - 1), a_end = end & ~std::uintptr_t(w - 1);
+  if (a_begin < a_end) {
+    p.head = std::int64_t(a_begin - begin) / elem;
+    p.chunks = std::int64_t(a_end - a_begin) / w;
+  } else {
+    p.head = n;
+  }
+  p.tail = n - p.head - p.chunks * (w / elem);
+  const std::uint64_t body_blocks = ceil_div(std::uint64_t(p.chunks), block_chunks);
+  p.num_blocks = body_blocks ? body_blocks : 1;
+  return p;
+}
+
 /// WIDE_LOADS: a chunk whose elements lie in one row and all have a source reads it with one or two
 /// aligned W-byte loads realigned in registers, instead of element by element (the flatvec variant).
 template <class T, int BLOCK_OL, int MAX_THREADS, int W, bool WIDE_LOADS = false>
 struct flat_kernel {
+  static constexpr launch_shape shape = chunked_shape(sizeof(T), BLOCK_OL, MAX_THREADS, W);
   static constexpr int elem = sizeof(T);
   static constexpr int access_width = W;
   static constexpr int chunk_elems = W / elem;
   static constexpr int block_chunks = BLOCK_OL * elem / W;
-  static constexpr int threads = block_chunks < MAX_THREADS ? block_chunks : MAX_THREADS;
-  static constexpr int items = threads > 0 ? block_chunks / threads : 0;
+  static constexpr int threads = shape.threads;
+  static constexpr int items = shape.items;
   static constexpr bool needs_zeroed_dx = false;
-  static constexpr bool valid = W >= elem && block_chunks >= 1 && threads >= chunk_elems &&
-                                block_chunks % threads == 0 && items <= 16;
+  static constexpr bool valid = shape.valid;
 
-  struct params {
-    pad_args a;
-    fast_divmod row_len;     ///< L
-    std::int64_t head = 0;   ///< elements before the first W-aligned dx address
-    std::int64_t chunks = 0; ///< aligned chunks after them
-    std::int64_t tail = 0;   ///< elements after the last chunk
-    std::uint64_t num_blocks = 0;
-  };
-
-  static params make_params(const pad_args& a) {
-    params p;
-    p.a = a;
-    const std::int64_t n = a.rows * a.L;
-    if (n == 0) return p;
-    p.row_len = fast_divmod(std::uint64_t(a.L));
-    const std::uintptr_t begin = std::uintptr_t(a.dx), end = begin + std::uintptr_t(n) * elem;
-    const std::uintptr_t a_begin = (begin + W - 1) & ~std::uintptr_t(W - 1), a_end = end & ~std::uintptr_t(W - 1);
-    if (a_begin < a_end) {
-      p.head = std::int64_t(a_begin - begin) / elem;
-      p.chunks = std::int64_t(a_end - a_begin) / W;
-    } else {
-      p.head = n;
-    }
-    p.tail = n - p.head - p.chunks * chunk_elems;
-    const std::uint64_t body_blocks = ceil_div(std::uint64_t(p.chunks), block_chunks);
-    p.num_blocks = body_blocks ? body_blocks : 1;
-    return p;
-  }
+  using params = flat_params;
+  static PADTUNE_HD params make_params(const pad_args& a) { return plan_flat(a, elem, W, block_chunks); }
 
   static PADTUNE_HD void run(const params& p, std::uint64_t block, unsigned thread) {
     const pad_args& a = p.a;

@@ -14,25 +14,13 @@ namespace padtune::detail {
 
 /// The kernel-side view of a validated problem.
 inline pad_args make_pad_args(const problem& p) {
-  const std::int64_t S = std::int64_t(size_of(p.type));
-  pad_args a;
-  a.dy = static_cast<const byte*>(p.dy);
-  a.dx = static_cast<byte*>(p.dx);
-  a.rows = p.B * p.C;
-  a.L = p.L;
-  a.OL = p.pad_left + p.L + p.pad_right;
-  a.pad_left = p.pad_left;
-  // -pad_left would overflow for INT64_MIN, which check() allows when OL still comes out >= 0.
-  a.valid_begin = p.pad_left >= 0 ? 0 : (p.pad_left < -p.L ? p.L : -p.pad_left);
-  a.valid_end = std::clamp<std::int64_t>(a.OL - p.pad_left, a.valid_begin, p.L);
-  a.dy_end = a.dy + a.rows * a.OL * S;
-  return a;
+  return make_pad_args(static_cast<const byte*>(p.dy), static_cast<byte*>(p.dx), p.B * p.C, p.L, p.pad_left,
+                       p.pad_right, std::int64_t(size_of(p.type)));
 }
 
-/// Logical blocks beyond the largest grid are walked by a grid-stride loop.
 template <class K>
 __global__ void __launch_bounds__(K::threads) cuda_entry(const __grid_constant__ typename K::params p) {
-  for (std::uint64_t b = blockIdx.x; b < p.num_blocks; b += gridDim.x) K::run(p, b, threadIdx.x);
+  run_grid<K>(p);
 }
 
 template <class K>

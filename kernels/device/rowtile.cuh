@@ -11,32 +11,30 @@
 
 namespace padtune::detail {
 
+/// One block per (row, tile of BLOCK_OL dx elements).
+PADTUNE_HD tiled_params plan_rowtile(const pad_args& a, int block_ol) {
+  tiled_params p;
+  p.a = a;
+  const std::uint64_t tiles = ceil_div(a.L, block_ol);
+  p.tiles = fast_divmod(tiles ? tiles : 1);
+  p.num_blocks = std::uint64_t(a.rows) * tiles;
+  return p;
+}
+
 template <class T, int BLOCK_OL, int MAX_THREADS, int W>
 struct rowtile_kernel {
+  static constexpr launch_shape shape = chunked_shape(sizeof(T), BLOCK_OL, MAX_THREADS, W);
   static constexpr int elem = sizeof(T);
   static constexpr int access_width = W;
   static constexpr int chunk_elems = W / elem;
   static constexpr int tile_chunks = BLOCK_OL * elem / W;
-  static constexpr int threads = tile_chunks < MAX_THREADS ? tile_chunks : MAX_THREADS;
-  static constexpr int items = threads > 0 ? tile_chunks / threads : 0;  ///< chunks per thread
+  static constexpr int threads = shape.threads;
+  static constexpr int items = shape.items;  ///< chunks per thread
   static constexpr bool needs_zeroed_dx = false;
-  static constexpr bool valid = W >= elem && tile_chunks >= 1 && threads >= chunk_elems &&
-                                tile_chunks % threads == 0 && items <= 16;
+  static constexpr bool valid = shape.valid;
 
-  struct params {
-    pad_args a;
-    fast_divmod tiles;  ///< tiles per row
-    std::uint64_t num_blocks = 0;
-  };
-
-  static params make_params(const pad_args& a) {
-    params p;
-    p.a = a;
-    const std::uint64_t tiles = ceil_div(a.L, BLOCK_OL);
-    p.tiles = fast_divmod(tiles ? tiles : 1);
-    p.num_blocks = std::uint64_t(a.rows) * tiles;
-    return p;
-  }
+  using params = tiled_params;
+  static PADTUNE_HD params make_params(const pad_args& a) { return plan_rowtile(a, BLOCK_OL); }
 
   static PADTUNE_HD void run(const params& p, std::uint64_t block, unsigned thread) {
     std::uint64_t urow, tile;

@@ -15,6 +15,9 @@ const char* name_of(status s) noexcept {
     case status::dtype_mismatch: return "dtype_mismatch";
     case status::unsupported_backend: return "unsupported_backend";
     case status::launch_failed: return "launch_failed";
+    case status::invalid_config: return "invalid_config";
+    case status::compile_failed: return "compile_failed";
+    case status::shape_mismatch: return "shape_mismatch";
   }
   return "unknown_status";
 }

@@ -1,8 +1,10 @@
-// Calls the dispatcher on the host backend and checks it against the reference: exit 0 if equal.
+// Calls the dispatcher on the host backend and checks it against the reference, and compiles a JIT
+// kernel to PTX from the installed library alone: exit 0 if both work.
 #include <cstdio>
 #include <cstring>
 #include <vector>
 
+#include "padtune/jit/constant_pad1d_backward.hpp"
 #include "padtune/padtune.hpp"
 #include "padtune/reference.hpp"
 
@@ -14,5 +16,9 @@ int main() {
   padtune::reference_host({dy.data(), ref.data(), B, C, L, pl, pr, padtune::dtype::f32});
   const bool same = std::memcmp(dx.data(), ref.data(), dx.size() * sizeof(float)) == 0;
   std::printf("padtune consumer: dispatch on the host backend %s the reference\n", same ? "matches" : "DIFFERS FROM");
-  return same ? 0 : 1;
+  const padtune::ConstantPad1dBackward<float> k(2, 3, 16);
+  const auto ptx = padtune::jit::compile(k, {padtune::jit::image_format::ptx, "sm_90", false, {}});
+  const bool has_entry = ptx.image.find(k.entry_point_name()) != std::string::npos;
+  std::printf("padtune consumer: JIT PTX of %s %s its entry point\n", k.id().c_str(), has_entry ? "has" : "LACKS");
+  return same && has_entry ? 0 : 1;
 }

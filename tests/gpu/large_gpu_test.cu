@@ -10,6 +10,7 @@
 #include <random>
 
 #include "../support/checker.hpp"
+#include "../support/jit_candidate.hpp"
 #include "../support/test_data.hpp"
 #include "padtune/reference.hpp"
 
@@ -31,7 +32,7 @@ struct device_buffer {
   ~device_buffer() { cudaFree(p); }
 };
 
-std::string check_on_device(const instantiation& inst, const shape& s) {
+std::string check_on_device(const candidate& inst, const shape& s) {
   problem_sizes z;
   std::string why;
   if (check_shape(s.B, s.C, s.L, s.pad_left, s.pad_right, inst.type, &why, &z) != status::ok) return why;
@@ -42,7 +43,8 @@ std::string check_on_device(const instantiation& inst, const shape& s) {
   cudaMemset(dx.p, guard_byte, dx_bytes + 2 * guard_bytes);
   cudaMemset(dx.p + guard_bytes, inst.needs_zeroed_dx ? 0 : poison_byte, dx_bytes);
   const problem p{dy.p, dx.p + guard_bytes, s.B, s.C, s.L, s.pad_left, s.pad_right, inst.type};
-  if (launch(inst, backend::cuda, p, nullptr, &why) != status::ok) return why;
+  why = inst.run(p, backend::cuda);
+  if (!why.empty()) return why;
   if (reference_device(problem{dy.p, ref.p, s.B, s.C, s.L, s.pad_left, s.pad_right, inst.type}, nullptr, &why) != status::ok)
     return why;
   if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) return cudaGetErrorString(e);
@@ -78,18 +80,36 @@ TEST_P(GpuLarge, MoreThan2To31Elements) {
   const instantiation* inst = find_instantiation(GetParam());
   ASSERT_NE(inst, nullptr);
   const shape s{2, 1, (std::int64_t(1) << 30) + 7, 3, 1};  // 2^31 + 14 elements of dx
-  EXPECT_EQ(check_on_device(*inst, s), "") << inst->id << " on " << s.str();
+  EXPECT_EQ(check_on_device(candidate_of(*inst), s), "") << inst->id << " on " << s.str();
 }
 
 TEST_P(GpuLarge, MoreThan65535Rows) {
   const instantiation* inst = find_instantiation(GetParam());
   ASSERT_NE(inst, nullptr);
   const shape s{4, 70001, 9, 2, 1};  // 280004 rows
-  EXPECT_EQ(check_on_device(*inst, s), "") << inst->id << " on " << s.str();
+  EXPECT_EQ(check_on_device(candidate_of(*inst), s), "") << inst->id << " on " << s.str();
 }
 
 INSTANTIATE_TEST_SUITE_P(OnePerVariantAndDtype, GpuLarge, ::testing::ValuesIn(one_per_variant_and_dtype()),
                          [](const auto& info) { return info.param; });
+
+/// JIT kernels, whose launch arguments are int32: the sizes fit, the element count does not.
+class GpuLargeJit : public GpuLarge {};
+
+TEST_P(GpuLargeJit, MoreThan2To31ElementsThroughInt32Arguments) {
+  const shape s{2, 1, (std::int64_t(1) << 30) + 7, 3, 1};
+  const jit::kernel k(dtype::f16, 3, 1, 1024, {GetParam()});
+  EXPECT_EQ(check_on_device(candidate_of(k), s), "") << k.id() << " on " << s.str();
+}
+
+TEST_P(GpuLargeJit, MoreThan65535Rows) {
+  const shape s{4, 70001, 9, 2, 1};
+  const jit::kernel k(dtype::f32, 2, 1, 1024, {GetParam()});
+  EXPECT_EQ(check_on_device(candidate_of(k), s), "") << k.id() << " on " << s.str();
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryVariant, GpuLargeJit, ::testing::Values("seed", "rowtile", "flat", "flatvec"),
+                         [](const auto& info) { return std::string(info.param); });
 
 }  // namespace
 }  // namespace padtune::test

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <vector>
 
 #include "common.cuh"
 
@@ -16,6 +17,21 @@ void expect_exact(std::uint64_t d, std::uint64_t n) {
   f.divmod(n, q, r);
   ASSERT_EQ(q, n / d) << n << " / " << d;
   ASSERT_EQ(r, n % d) << n << " % " << d;
+}
+
+/// The device builds its magic numbers without 128-bit arithmetic (a JIT kernel plans on the device):
+/// div_shifted_64 must give the host's numbers for every divisor, below 2^32 and above.
+TEST(FastDivmod, DeviceMagicEqualsHostMagic) {
+  std::mt19937_64 gen(std::random_device{}());
+  std::vector<std::uint64_t> divisors = {2, 3, 7, 1000, 65537, (std::uint64_t(1) << 32) - 1, std::uint64_t(1) << 32,
+                                         (std::uint64_t(1) << 32) + 1, std::uint64_t(1) << 62, std::uint64_t(1) << 63};
+  for (int k = 0; k < 100000; ++k) divisors.push_back(std::max<std::uint64_t>(2, gen() >> (1 + gen() % 63)));
+  for (const std::uint64_t d : divisors) {
+    const fast_divmod f(d);
+    const std::uint64_t r = (std::uint64_t(1) << f.shift) - d;
+    ASSERT_EQ(div_shifted_64(r, d) + 1, f.magic) << d;
+    ASSERT_EQ(f.shift, unsigned(64 - __builtin_clzll(d - 1))) << d;  // the device's ceil(log2 d)
+  }
 }
 
 TEST(FastDivmod, SmallDivisorsAndDividends) {

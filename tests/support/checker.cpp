@@ -26,7 +26,7 @@ class case_memory {
   virtual void upload(unsigned char* dst, const unsigned char* src, std::size_t n) = 0;
   virtual void download(unsigned char* dst, const unsigned char* src, std::size_t n) = 0;
   virtual void fill(unsigned char* dst, unsigned char value, std::size_t n) = 0;
-  virtual std::string run(const instantiation& inst, const problem& p) = 0;
+  virtual std::string run(const candidate& c, const problem& p) = 0;
   virtual std::string reference(const problem& p) = 0;
   /// The first failed memory operation, if any.
   virtual std::string failure() const { return ""; }
@@ -49,10 +49,7 @@ class host_memory final : public case_memory {
   void upload(unsigned char* d, const unsigned char* s, std::size_t n) override { if (n) std::memcpy(d, s, n); }
   void download(unsigned char* d, const unsigned char* s, std::size_t n) override { if (n) std::memcpy(d, s, n); }
   void fill(unsigned char* d, unsigned char v, std::size_t n) override { if (n) std::memset(d, v, n); }
-  std::string run(const instantiation& inst, const problem& p) override {
-    std::string why;
-    return launch(inst, backend::host, p, nullptr, &why) == status::ok ? "" : why;
-  }
+  std::string run(const candidate& c, const problem& p) override { return c.run(p, backend::host); }
   std::string reference(const problem& p) override {
     std::string why;
     return reference_host(p, &why) == status::ok ? "" : why;
@@ -88,10 +85,9 @@ class cuda_memory final : public case_memory {
     note("cudaMemcpy to the host", cudaMemcpy(d, s, n, cudaMemcpyDeviceToHost));
   }
   void fill(unsigned char* d, unsigned char v, std::size_t n) override { note("cudaMemset", cudaMemset(d, v, n)); }
-  std::string run(const instantiation& inst, const problem& p) override {
+  std::string run(const candidate& c, const problem& p) override {
     if (!error_.empty()) return error_;
-    std::string why;
-    if (launch(inst, backend::cuda, p, nullptr, &why) != status::ok) return why;
+    if (std::string why = c.run(p, backend::cuda); !why.empty()) return why;
     if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) return cuda_failure("the kernel", e);
     return "";
   }
@@ -132,16 +128,23 @@ bool cuda_device_available(std::string* why) {
   return true;
 }
 
-std::string check_case(const instantiation& inst, backend b, const shape& s, placement at, std::mt19937_64& gen) {
+candidate candidate_of(const instantiation& inst) {
+  return {inst.id, inst.type, inst.needs_zeroed_dx, [&inst](const problem& p, backend b) {
+            std::string why;
+            return launch(inst, b, p, nullptr, &why) == status::ok ? "" : why;
+          }};
+}
+
+std::string check_case(const candidate& c, backend b, const shape& s, placement at, std::mt19937_64& gen) {
   problem_sizes z;
   std::string why;
-  if (check_shape(s.B, s.C, s.L, s.pad_left, s.pad_right, inst.type, &why, &z) != status::ok) return "bad shape: " + why;
+  if (check_shape(s.B, s.C, s.L, s.pad_left, s.pad_right, c.type, &why, &z) != status::ok) return "bad shape: " + why;
   const std::size_t S = std::size_t(z.elem_bytes), dy_bytes = std::size_t(z.dy_bytes()), dx_bytes = std::size_t(z.dx_bytes());
   std::unique_ptr<case_memory> mem;
   if (b == backend::host) mem = std::make_unique<host_memory>();
   else mem = std::make_unique<cuda_memory>();
 
-  const std::vector<unsigned char> dy_host = random_elements(inst.type, std::size_t(z.dy_elems), gen);
+  const std::vector<unsigned char> dy_host = random_elements(c.type, std::size_t(z.dy_elems), gen);
   // dy ends exactly where its block ends: a kernel that reads past dy reads past the allocation.
   unsigned char* dy = mem->alloc_exact(at.dy_elems * S + dy_bytes) + at.dy_elems * S;
   mem->upload(dy, dy_host.data(), dy_bytes);
@@ -152,13 +155,13 @@ std::string check_case(const instantiation& inst, backend b, const shape& s, pla
   unsigned char* dx = dx_buffer + dx_offset;
   mem->fill(dx_buffer, guard_byte, buffer_bytes);
   mem->fill(dx, poison_byte, dx_bytes);
-  if (inst.needs_zeroed_dx) mem->fill(dx, 0, dx_bytes);
+  if (c.needs_zeroed_dx) mem->fill(dx, 0, dx_bytes);
   unsigned char* ref = mem->alloc(dx_bytes);
   mem->fill(ref, poison_byte, dx_bytes);
 
-  const problem p{dy, dx, s.B, s.C, s.L, s.pad_left, s.pad_right, inst.type};
-  if (std::string e = mem->run(inst, p); !e.empty()) return e;
-  if (std::string e = mem->reference(problem{dy, ref, s.B, s.C, s.L, s.pad_left, s.pad_right, inst.type}); !e.empty())
+  const problem p{dy, dx, s.B, s.C, s.L, s.pad_left, s.pad_right, c.type};
+  if (std::string e = mem->run(c, p); !e.empty()) return e;
+  if (std::string e = mem->reference(problem{dy, ref, s.B, s.C, s.L, s.pad_left, s.pad_right, c.type}); !e.empty())
     return e;
 
   std::vector<unsigned char> got(buffer_bytes), want(dx_bytes), dy_after(dy_bytes);
@@ -180,15 +183,28 @@ std::string check_case(const instantiation& inst, backend b, const shape& s, pla
 }
 
 std::vector<std::string> check_edge_suite(const instantiation& inst, backend b, std::size_t max_failures) {
+  return check_edge_suite([&inst](const shape&) { return candidate_of(inst); }, b, max_failures);
+}
+
+std::vector<std::string> check_edge_suite(const std::function<candidate(const shape&)>& make, backend b,
+                                          std::size_t max_failures) {
   std::vector<std::string> failures;
   random_source rng;
-  for (const shape& s : edge_suite())
+  for (const shape& s : edge_suite()) {
+    candidate c;
+    try {
+      c = make(s);
+    } catch (const std::exception& e) {
+      failures.push_back(fmt::format("no candidate for {}: {}", s.str(), e.what()));
+      continue;
+    }
     for (const placement at : placements) {
       if (failures.size() >= max_failures) return failures;
-      if (std::string e = check_case(inst, b, s, at, rng.gen); !e.empty())
-        failures.push_back(fmt::format("{} on {} with dy +{}, dx +{} elements (random seed {}): {}", inst.id, s.str(),
+      if (std::string e = check_case(c, b, s, at, rng.gen); !e.empty())
+        failures.push_back(fmt::format("{} on {} with dy +{}, dx +{} elements (random seed {}): {}", c.id, s.str(),
                                        at.dy_elems, at.dx_elems, rng.seed, e));
     }
+  }
   return failures;
 }
 

@@ -18,6 +18,9 @@ enum class status : int {
   dtype_mismatch,
   unsupported_backend,
   launch_failed,
+  invalid_config,  ///< a JIT kernel's parameters that its variant does not accept
+  compile_failed,  ///< NVRTC rejected a JIT kernel's source (the message holds its log)
+  shape_mismatch,  ///< launch arguments that disagree with a JIT kernel's constants
 };
 
 /// A short stable name of a status ("overlapping_buffers").

@@ -1,0 +1,45 @@
+// Built by nvcc: the rules live in the device headers, as constexpr and __host__ __device__ code.
+#include "variant_rules.hpp"
+
+#include "flat.cuh"
+#include "rowtile.cuh"
+#include "seed.cuh"
+
+namespace padtune::jit::detail {
+
+namespace pd = padtune::detail;
+
+variant_shape shape_of(std::string_view variant, int elem, int block_ol, int max_threads, int width) {
+  pd::launch_shape s;
+  variant_shape out;
+  if (variant == "seed") {
+    s = pd::seed_shape(elem, block_ol, max_threads);
+    out.needs_zeroed_dx = pd::seed_kernel<float, 1, 1, 0>::needs_zeroed_dx;  // a constant of the variant
+    out.rule = "threads = min(BLOCK_OL, max_threads) must divide BLOCK_OL, at most 1024";
+  } else if (variant == "rowtile" || variant == "flat" || variant == "flatvec") {
+    s = pd::chunked_shape(elem, block_ol, max_threads, width);
+    out.needs_zeroed_dx = variant == "rowtile" ? pd::rowtile_kernel<float, 64, 16, 16>::needs_zeroed_dx
+                                               : pd::flat_kernel<float, 64, 16, 16>::needs_zeroed_dx;
+    out.rule =
+        "width is 4, 8 or 16 and at least the element size; a tile of BLOCK_OL elements is chunks of width bytes, "
+        "at least one; threads = min(chunks, max_threads) must divide them, hold at least width / element size "
+        "threads, give each thread at most 16 chunks and be at most 1024";
+  } else {
+    return out;
+  }
+  out.threads = s.threads;
+  out.access_width = s.access_width;
+  out.valid = s.valid;
+  return out;
+}
+
+std::uint64_t logical_blocks_of(std::string_view variant, int elem, int block_ol, int width, const void* dy, void* dx,
+                                std::int64_t rows, std::int64_t L, std::int64_t pad_left, std::int64_t pad_right) {
+  const pd::pad_args a = pd::make_pad_args(static_cast<const pd::byte*>(dy), static_cast<pd::byte*>(dx), rows, L,
+                                           pad_left, pad_right, elem);
+  if (variant == "seed") return pd::plan_seed(a, block_ol).num_blocks;
+  if (variant == "rowtile") return pd::plan_rowtile(a, block_ol).num_blocks;
+  return pd::plan_flat(a, elem, width, block_ol * elem / width).num_blocks;  // flat and flatvec
+}
+
+}  // namespace padtune::jit::detail
