@@ -69,6 +69,14 @@ long die_after() {
   return v ? std::strtol(v, nullptr, 10) : 0;
 }
 
+/// Test hook (tests/cli/mpi_tune.sh): the rank named by PADTUNE_TEST_SECOND_MODEL claims to be on
+/// another device model, "Test Model B", so that one host runs a team of two models.
+device_fingerprint claimed_device(device_fingerprint d, int rank) {
+  const char* v = std::getenv("PADTUNE_TEST_SECOND_MODEL");
+  if (v && *v && std::atoi(v) == rank) d.backend = "cuda", d.name = "Test Model B";
+  return d;
+}
+
 }  // namespace
 
 tune_report tune_run::run_in_team(work_team& team) {
@@ -76,7 +84,7 @@ tune_report tune_run::run_in_team(work_team& team) {
   report_.rank = rank_;
   measure_settings m = o_.measure;
   plan_work(m);  // every rank plans alike: same build, same arguments
-  group_models(team, this_device());
+  group_models(team, claimed_device(this_device(), rank_));
   if (rank_ == 0) lead(team, m);
   else follow(team, m);
   report_.worker_starts = worker_ ? worker_->starts() : 0;
