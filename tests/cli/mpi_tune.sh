@@ -2,7 +2,7 @@
 # `mpirun -np N padtune tune` as a user runs it, over the host backend: 2 and 3 ranks measure the
 # same keys as one process, each once, into one cache and one table with the same buckets (winners
 # are noise on the host: mpi_runs.py says what is compared); every rank measures a share; a plain
-# run then finds the team's cache complete. A rank that dies (PADTUNE_TEST_DIE_AFTER: rank 1 ends
+# run then finds the team's cache complete. SIGTERM leaves a partial table. A rank that dies (PADTUNE_TEST_DIE_AFTER: rank 1 ends
 # abruptly after that many measurements) ends the job, and the next run measures only what is
 # missing.
 # Usage: mpi_tune.sh PADTUNE MPIEXEC SCRATCH_DIR
@@ -61,4 +61,27 @@ team 2 died || { cat "$dir/died.out"; fail "the run after the death: exit $?"; }
 grep -qE " measured, $kept from the cache, 0 failed" "$dir/died.out" ||
   fail "the run after the death should reuse the $kept kept: $(grep ' measured, ' "$dir/died.out")"
 python3 "$here/mpi_runs.py" "$dir/single" "$dir/died" || exit 1
+# SIGTERM to mpirun (which sends the ranks SIGTERM, and SIGKILL 1 s later; Ctrl-C does the same): a
+# table marked partial, every measurement that reached rank 0 kept, and the next run resumes. Longer rows, so
+# that the run is still going when the signal comes.
+printf '2 16 65536 1 1\n2 16 65536 3 5\n1 16 65536 0 0\n1 16 65536 2 2\n' > "$dir/rows.txt"
+slow=(--backend host --dtype f32 --sizes "$dir/rows.txt" --results-dir "$dir/interrupted")
+"$mpiexec" --oversubscribe -np 2 "$padtune" tune "${slow[@]}" > "$dir/interrupted.out" 2>&1 &
+pid=$!
+cache=$dir/interrupted/host-emulation.cache.jsonl
+for _ in $(seq 600); do  # until some measurements are in, 60 s at most
+  [ "$(cat "$cache" 2> /dev/null | wc -l)" -gt 20 ] && break
+  sleep 0.1
+done
+kill -TERM "$pid"
+wait "$pid" && echo "note: the run ended before the signal"
+grep -q "interrupted; the table is marked partial" "$dir/interrupted.out" &&
+  "$padtune" show "$dir/interrupted/host-emulation.json" | grep -q PARTIAL ||
+  fail "no partial table after SIGTERM: $(grep -v '^[a-z0-9]* ' "$dir/interrupted.out" | tail -5)"
+kept=$(( $(wc -l < "$cache") - 1 ))
+"$mpiexec" --oversubscribe -np 2 "$padtune" tune "${slow[@]}" > "$dir/resumed.out" 2>&1 || { cat "$dir/resumed.out"; fail "the run after the signal: exit $?"; }
+grep -qE " measured, $kept from the cache, 0 failed" "$dir/resumed.out" ||
+  fail "the run after the signal should reuse the $kept kept: $(grep ' measured, ' "$dir/resumed.out")"
+"$padtune" show "$dir/interrupted/host-emulation.json" | grep -q PARTIAL && fail "still partial after resuming"
+
 echo "mpi: -np 2 and 3 measure what one process does, each key once; a dead rank cost only its unfinished work ($kept kept)"
