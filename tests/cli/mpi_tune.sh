@@ -14,7 +14,10 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # CI runs as root; OpenMPI refuses that unless told. Under ASan, leaks inside MPI's own libraries
 # at exit are not padtune's: suppressed by library (lsan-mpi.supp).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export LSAN_OPTIONS="suppressions=$here/lsan-mpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+# OpenMPI unloads its components at exit, which would leave their frames nameless: it keeps them.
+# Its libraries keep no frame pointers: the slow unwinder finds the frames that name them.
+export LSAN_OPTIONS="suppressions=$here/lsan-mpi.supp:fast_unwind_on_malloc=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export OMPI_MCA_mca_base_component_disable_dlclose=1
 args=(--backend host --dtype f32 bf16)
 team() {  # team N NAME [TUNE_ARG...]: N ranks into $dir/NAME, output in $dir/NAME.out; returns mpirun's exit code
   local n=$1 name=$2
@@ -24,7 +27,7 @@ team() {  # team N NAME [TUNE_ARG...]: N ranks into $dir/NAME, output in $dir/NA
 
 "$padtune" tune "${args[@]}" --results-dir "$dir/single" > "$dir/single.out" 2>&1 || { cat "$dir/single.out"; fail "the single run"; }
 for n in 2 3; do
-  team "$n" np$n || { cat "$dir/np$n.out"; fail "mpirun -np $n: exit $?"; }
+  team "$n" np$n || { rc=$?; cat "$dir/np$n.out"; fail "mpirun -np $n: exit $rc"; }
   grep -q "padtune tune: $n ranks" "$dir/np$n.out" || fail "-np $n: no '$n ranks' line: $(tail -3 "$dir/np$n.out")"
   for ((r = 1; r < n; ++r)); do
     grep -qE "rank $r: [1-9][0-9]* measured" "$dir/np$n.out" || fail "-np $n: rank $r measured nothing: $(grep "rank $r" "$dir/np$n.out")"
@@ -37,7 +40,7 @@ done
 
 # Two device models (rank 1 claims another, PADTUNE_TEST_SECOND_MODEL): a table and a cache for
 # each, each model's sweep measured whole by its own ranks; --table (one file) is refused.
-PADTUNE_TEST_SECOND_MODEL=1 team 3 models || { cat "$dir/models.out"; fail "two models: exit $?"; }
+PADTUNE_TEST_SECOND_MODEL=1 team 3 models || { rc=$?; cat "$dir/models.out"; fail "two models: exit $rc"; }
 python3 "$here/mpi_runs.py" "$dir/single" "$dir/models" || exit 1
 python3 "$here/mpi_runs.py" "$dir/single" "$dir/models" test-model-b || exit 1
 grep -q "models/test-model-b.json" "$dir/models.out" || fail "the other model's table is not named: $(tail -3 "$dir/models.out")"
@@ -57,7 +60,7 @@ cache=$dir/died/host-emulation.cache.jsonl
 [ -f "$cache" ] || { cat "$dir/died.out"; fail "no cache after the rank died"; }
 kept=$(( $(wc -l < "$cache") - 1 ))  # complete lines after the header; a torn line has no newline
 [ "$kept" -gt 0 ] || fail "nothing kept after the rank died"
-team 2 died || { cat "$dir/died.out"; fail "the run after the death: exit $?"; }
+team 2 died || { rc=$?; cat "$dir/died.out"; fail "the run after the death: exit $rc"; }
 grep -qE " measured, $kept from the cache, 0 failed" "$dir/died.out" ||
   fail "the run after the death should reuse the $kept kept: $(grep ' measured, ' "$dir/died.out")"
 python3 "$here/mpi_runs.py" "$dir/single" "$dir/died" || exit 1
@@ -79,7 +82,7 @@ grep -q "interrupted; the table is marked partial" "$dir/interrupted.out" &&
   "$padtune" show "$dir/interrupted/host-emulation.json" | grep -q PARTIAL ||
   fail "no partial table after SIGTERM: $(grep -v '^[a-z0-9]* ' "$dir/interrupted.out" | tail -5)"
 kept=$(( $(wc -l < "$cache") - 1 ))
-"$mpiexec" --oversubscribe -np 2 "$padtune" tune "${slow[@]}" > "$dir/resumed.out" 2>&1 || { cat "$dir/resumed.out"; fail "the run after the signal: exit $?"; }
+"$mpiexec" --oversubscribe -np 2 "$padtune" tune "${slow[@]}" > "$dir/resumed.out" 2>&1 || { rc=$?; cat "$dir/resumed.out"; fail "the run after the signal: exit $rc"; }
 grep -qE " measured, $kept from the cache, 0 failed" "$dir/resumed.out" ||
   fail "the run after the signal should reuse the $kept kept: $(grep ' measured, ' "$dir/resumed.out")"
 "$padtune" show "$dir/interrupted/host-emulation.json" | grep -q PARTIAL && fail "still partial after resuming"

@@ -138,13 +138,13 @@ int run_tune_command(const search_options& s, const std::string& command) {
   const std::unique_ptr<tuner::work_team> team = join_team(s, &refused);
   if (refused != exit_ok) return refused;
   const int rank = team ? team->rank() : 0;
-  // A team's rank takes the GPU of its rank on the host; the GPU check below then asks about it.
-  const int device = team ? tuner::cuda_device_for_local_rank(team->local_rank()) : -1;
   tuner::tune_options o;
   if (const int rc = make_options(s, o); rc != exit_ok) {
     if (team) team->abort(rc);  // every rank has the same arguments: all refuse, but none may wait
     return rc;
   }
+  // A team's rank takes the GPU of its rank on the host.
+  const int device = team && o.where == backend::cuda ? tuner::cuda_device_for_local_rank(team->local_rank()) : -1;
   o.team = team.get();
   if (s.budget < 0) {
     fmt::print(stderr, "padtune tune: --budget must be positive, got {}\n", s.budget);
