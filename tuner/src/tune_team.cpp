@@ -122,6 +122,7 @@ void tune_run::lead(work_team& team, const measure_settings& m) {
                                           "apart", models_[a].ranks.front(), models_[b].ranks.front(), models_[a].device.slug(),
                                           models_[a].device.describe(), models_[b].device.describe()));
   }
+  std::size_t shapes_to_measure = 0;
   for (model_run& model : models_) {
     open_model(model);
     std::vector<std::pair<double, shape_work>> work;
@@ -130,9 +131,9 @@ void tune_run::lead(work_team& team, const measure_settings& m) {
         if (shape_work w = triage(model, type, s); !w.empty()) work.emplace_back(cost_of(w, model.device), std::move(w));
     std::stable_sort(work.begin(), work.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     for (auto& [cost, w] : work) model.queue.push_back(std::move(w));
+    shapes_to_measure += model.queue.size();
   }
-  tell(fmt::format("note: {} ranks, {} device model(s); {} shapes to measure", team.size(), models_.size(),
-                   [&] { std::size_t n = 0; for (const model_run& x : models_) n += x.queue.size(); return n; }()));
+  tell(fmt::format("note: {} ranks, {} device model(s); {} shapes to measure", team.size(), models_.size(), shapes_to_measure));
   model_run& mine = models_.front();
   between_measurements_ = [&] { serve(team, 0); };
   try {
