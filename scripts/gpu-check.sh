@@ -10,6 +10,10 @@
 #             TUNE_SECONDS bounds it (default 480), TUNE_ARGS adds options
 #   budget    padtune tune --budget BUDGET_SECONDS (default 60) into a scratch folder, compared with
 #             the exhaustive cache in results/ (scripts/compare-tables.py)
+#   mpi       the default sweep on one GPU, then under `mpirun -np MPI_RANKS` (default: every GPU
+#             here), each from an empty cache: both times, and each table's winners against the
+#             one-GPU cache (the one-GPU table's own figure is the noise to compare with);
+#             MPI_TUNE_ARGS adds options to both
 #   bench     the dispatcher's overhead benchmark
 #   peers     padtune_bench over the performance suite and the peers (PyTorch, Triton) in one run:
 #             bench.json, peers.json, peers.md (scripts/compare-peers.py)
@@ -76,6 +80,22 @@ for step in $steps; do
         > /dev/null 2> "$out/budget.log" || failed=1
       tail -1 "$out/budget.log" | tee -a "$summary"
       python3 scripts/compare-tables.py results/*.cache.jsonl /tmp/padtune-budget/*.json 2>&1 | tee -a "$summary" ;;
+    mpi)
+      ranks=${MPI_RANKS:-$(nvidia-smi -L | wc -l)}
+      say "== padtune tune on one GPU, then mpirun -np $ranks padtune tune${MPI_TUNE_ARGS:+ ($MPI_TUNE_ARGS)}"
+      rm -rf /tmp/padtune-one /tmp/padtune-mpi
+      t0=$(date +%s.%N)
+      build/gpu/tuner/padtune tune --backend cuda ${MPI_TUNE_ARGS:-} --results-dir /tmp/padtune-one > /dev/null 2> "$out/mpi-one.log" || failed=1
+      t1=$(date +%s.%N)
+      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun -np "$ranks" build/gpu/tuner/padtune tune --backend cuda \
+        ${MPI_TUNE_ARGS:-} --results-dir /tmp/padtune-mpi > /dev/null 2> "$out/mpi.log" || failed=1
+      t2=$(date +%s.%N)
+      say "$(echo "$t0 $t1 $t2" | awk -v n="$ranks" '{printf "one GPU %.1f s, %d ranks %.1f s: %.2f of the one-GPU time", $2 - $1, n, $3 - $2, ($3 - $2) / ($2 - $1)}')"
+      grep -E ' measured, |rank [0-9]+: ' "$out/mpi.log" | tee -a "$summary"
+      say "one-GPU table against the one-GPU cache (the noise):"
+      python3 scripts/compare-tables.py /tmp/padtune-one/*.cache.jsonl /tmp/padtune-one/*.json 2>&1 | tee -a "$summary"
+      say "mpirun table against the one-GPU cache:"
+      python3 scripts/compare-tables.py /tmp/padtune-one/*.cache.jsonl /tmp/padtune-mpi/*.json 2>&1 | tee -a "$summary" ;;
     perf)
       say "== the performance suite, every candidate"
       build/gpu/bench/padtune_bench --padtune_print_suite=perf > /tmp/padtune-perf-suite.txt

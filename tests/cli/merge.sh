@@ -19,7 +19,7 @@ expect() {
   [ "$rc" -eq "$code" ] || { cat "$dir/$name.out"; fail "$name: exit $rc, expected $code"; }
 }
 
-expect 0 slurm env PATH="$dir/bin:$PATH" PADTUNE="$padtune" RESULTS="$dir/results" WORK="$dir/work" \
+expect 0 slurm env PATH="$dir/bin:$PATH" PADTUNE_SLURM_MODE=shards PADTUNE="$padtune" RESULTS="$dir/results" WORK="$dir/work" \
   "$here/../../scripts/slurm-tune.sbatch" --backend host --dtype f32 --filter '__(rowtile|flat)__bo1024__t256__w16$'
 table=$dir/results/host-emulation.json
 [ -f "$table" ] && [ -f "$dir/results/host-emulation.cache.jsonl" ] || fail "the merged table and cache are missing"

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <set>
 
+#include "quick_tune.hpp"
 #include "tune.hpp"
 
 namespace padtune::tuner {
@@ -17,19 +18,7 @@ std::filesystem::path fresh_dir(const std::string& name) {
   return d;
 }
 
-tune_options quick_options(const std::filesystem::path& dir) {
-  tune_options o;
-  o.where = backend::host;
-  o.dtypes = {dtype::f32, dtype::bf16};
-  o.filter = "__(seed__bo256|rowtile__bo1024|flat__bo1024)__";
-  o.sizes = {{2, 4, 8, 2, 3}, {2, 3, 3000, 1, 1}, {2, 3, 3000, 8, 0}};
-  o.results_dir = dir;
-  o.measure.warmup = 1;
-  o.measure.rule = stop_rule{3, 5, 0.01, 0.01};
-  o.retime_rounds = 3;
-  o.command = "tune_test";
-  return o;
-}
+tune_options quick_options(const std::filesystem::path& dir) { return quick_tune_options(dir); }
 
 TEST(Tune, HostRunWritesATableAndResumesFromTheCache) {
   const auto dir = fresh_dir("resume");

@@ -70,6 +70,11 @@ std::unique_ptr<workspace> make_host_workspace(dtype type, const shape5& s);
 
 /// The fingerprint of the current CUDA device; throws std::runtime_error if none is usable.
 device_fingerprint cuda_device_fingerprint();
+/// The GPU of the local_rank-th process on a host (local_rank modulo the devices this process
+/// sees), or -1 when there is none. Asks the count only: no CUDA context is made.
+int cuda_device_for_local_rank(int local_rank);
+/// Makes `device` the current CUDA device; throws std::runtime_error naming it if it cannot be.
+void use_cuda_device(int device);
 /// The fingerprint of the host emulation (this machine's CPU name, marked as emulation).
 device_fingerprint host_fingerprint();
 

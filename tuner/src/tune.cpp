@@ -3,273 +3,289 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <map>
 #include <regex>
 #include <set>
 
-#include "file_lock.hpp"
 #include "sweep.hpp"
-#include "worker.hpp"
+#include "tune_run.hpp"
 
 namespace padtune::tuner {
+namespace detail {
 namespace {
 
-using clock_type = std::chrono::steady_clock;
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
-double seconds_since(clock_type::time_point t0) { return std::chrono::duration<double>(clock_type::now() - t0).count(); }
+}  // namespace
 
 std::string shape_text(dtype type, const shape5& s) {
   return fmt::format("{} ({},{},{},{},{})", name_of(type), s.B, s.C, s.L, s.pad_left, s.pad_right);
 }
 
-class tune_run {
- public:
-  tune_run(const tune_options& o, const progress_fn& progress) : o_(o), progress_(progress) {}
-
-  tune_report run() {
-    const auto t0 = clock_type::now();
-    if (isolated()) {
-      worker_ = std::make_unique<worker_client>(o_.worker_command, o_.candidate_timeout_seconds);
-      device_ = worker_->device();
-    } else {
-      device_ = o_.where == backend::cuda ? cuda_device_fingerprint() : host_fingerprint();
-    }
-    report_.table_path = o_.table_path.empty() ? o_.results_dir / (device_.slug() + ".json") : o_.table_path;
-    report_.cache_path = o_.cache_path.empty() ? o_.results_dir / (device_.slug() + ".cache.jsonl") : o_.cache_path;
-    measure_settings m = o_.measure;
-    plan_work(m);
-    // One run at a time per cache: the others wait, then find the work done.
-    const file_lock lock(report_.cache_path.string() + ".lock", [&] {
-      if (progress_) progress_(0, total_, 0, "waiting for another padtune tune on " + report_.cache_path.string());
-    });
-    cache_ = std::make_unique<measurement_cache>(report_.cache_path, device_, to_json(o_.measure));
-    try {
-      for (const auto& [type, shapes] : plan_)
-        for (const shape5& s : shapes) {
-          if (stopped()) break;
-          measure_shape(type, s, m);
-        }
-    } catch (const std::exception&) {
-      if (!stopped()) throw;  // a worker stopped by the same signal that interrupted us: a partial table
-    }
-    report_.interrupted = stopped();
-    report_.table = select();
-    keep_other_entries(report_.table);
-    write_table(report_.table, report_.table_path);
-    report_.worker_starts = worker_ ? worker_->starts() : 0;
-    report_.seconds = seconds_since(t0);
-    return report_;
-  }
-
- private:
-  bool stopped() const { return o_.interrupted && o_.interrupted->load(); }
-  bool isolated() const { return !o_.worker_command.empty(); }
-
-  std::unique_ptr<workspace> make_workspace(dtype type, const shape5& s) const {
-    if (isolated()) return make_isolated_workspace(*worker_, type, s);
-    return o_.where == backend::cuda ? make_cuda_workspace(type, s) : make_host_workspace(type, s);
-  }
-
-  void plan_work(measure_settings& m) {
-    for (dtype type : o_.dtypes) {
-      candidates_[type] = candidates_for(type, o_);
-      std::vector<shape5> shapes = o_.sizes;
-      if (shapes.empty()) shapes = o_.where == backend::cuda ? default_sweep(type) : small_sweep();
-      shapes = take_shard(shapes, o_.shard);
-      total_ += shapes.size() * (candidates_[type].size() + 1);
-      plan_.emplace_back(type, std::move(shapes));
-    }
-    if (o_.budget_seconds) {  // spread the budget over every (shape, survivor) timing, about 3 per shape
-      std::size_t shapes = 0;
-      for (const auto& [type, s] : plan_) shapes += s.size();
-      m.rule.budget_seconds = std::clamp(*o_.budget_seconds / double(3 * std::max<std::size_t>(shapes, 1)), 0.002,
-                                         m.rule.budget_seconds);
-    }
-  }
-
-  void record(measurement m, bool fresh) {
-    if (fresh) {
-      cache_->add(m);
-      ++report_.measured;
-    } else {
-      ++report_.from_cache;
-    }
-    if (m.status == "pruned") ++report_.pruned;
-    else if (m.status != "ok") ++report_.failed;
-    if (m.status == "fault") ++report_.faults;
-    if (m.status == "timeout") ++report_.timeouts;
-    all_.push_back(std::move(m));
-    ++done_;
-  }
-
-  void tell(const std::string& what) {
-    if (!progress_) return;
-    const double per_item = fresh_done_ ? fresh_seconds_ / double(fresh_done_) : 0.0;
-    progress_(done_, total_, per_item * double(total_ - done_), what);
-  }
-
-  void measure_shape(dtype type, const shape5& s, const measure_settings& m) {
-    const auto& cands = candidates_[type];
-    std::vector<const instantiation*> missing;
-    // Reused: finished timings, verification failures and faults (the same code on the same input
-    // faults again, and each costs a worker). Redone: "pruned" (a budgeted run's rough numbers),
-    // launch failures, which may have been passing (out of memory, say), and timeouts when an
-    // isolated run allows more time than the one that recorded them (never in process: it would hang).
-    auto reusable = [&](const std::string& id) -> const measurement* {
-      const measurement* c = cache_->find(measurement_key(id, type, s));
-      if (!c || c->status == "ok") return c;
-      if (id == memcpy_floor_id) return nullptr;
-      if (c->status == "verify_failed" || c->status == "fault") return c;
-      if (c->status == "timeout" && !(isolated() && o_.candidate_timeout_seconds > c->limit_seconds)) return c;
-      return nullptr;
-    };
-    for (const instantiation* i : cands) {
-      if (const measurement* c = reusable(i->id)) record(*c, false);
-      else missing.push_back(i);
-    }
-    const measurement* floor = reusable(memcpy_floor_id);
-    if (floor) record(*floor, false);
-    const std::string where = shape_text(type, s);
-    if (missing.empty() && floor) {
-      tell(where + ": from the cache");
-      return;
-    }
-    const auto t0 = clock_type::now();
-    const std::size_t done_before = done_;
-    std::unique_ptr<workspace> ws;
-    try {
-      ws = make_workspace(type, s);
-    } catch (const std::exception& e) {
-      for (const instantiation* i : missing) record({i->id, type, s, "launch_failed", std::string("workspace: ") + e.what(), {}}, true);
-      if (!floor) record({memcpy_floor_id, type, s, "launch_failed", std::string("workspace: ") + e.what(), {}}, true);
-      tell(where + ": " + e.what());
-      return;
-    }
-    if (!floor) survived(memcpy_floor_id, type, s, [&] { record({memcpy_floor_id, type, s, "ok", "", ws->time_memcpy(m)}, true); });
-    if (o_.budget_seconds) halve(*ws, type, s, missing, m);
-    else
-      for (const instantiation* i : missing) {
+tune_report tune_run::run() {
+  model_run& model = models_.emplace_back();
+  model.device = this_device();
+  measure_settings m = o_.measure;
+  plan_work(m);
+  open_model(model);
+  try {
+    for (const auto& [type, shapes] : plan_)
+      for (const shape5& s : shapes) {
         if (stopped()) break;
-        measure_one(*ws, type, s, *i, m);
-        tell(where + " " + i->id);
+        const shape_work w = triage(model, type, s);
+        if (w.empty()) tell(shape_text(type, s) + ": from the cache");
+        else measure(model, w, m);
       }
-    if (const std::string f = ws->failure(); !f.empty())
-      throw std::runtime_error(fmt::format("the device failed while measuring {}: {}", where, f));
-    fresh_seconds_ += seconds_since(t0);
-    fresh_done_ += done_ - done_before;
-    tell(where + ": done");
+  } catch (const std::exception&) {
+    if (!stopped()) throw;  // a worker stopped by the same signal that interrupted us: a partial table
   }
+  report_.interrupted = stopped();
+  finish(model, true);
+  report_.worker_starts = worker_ ? worker_->starts() : 0;
+  report_.seconds = seconds_since(started_);
+  return report_;
+}
 
-  /// Runs one step of a candidate. An isolated candidate that faults or hangs is recorded (and
-  /// said) instead, and false returned; the next request starts a fresh worker.
-  template <class Step>
-  bool survived(const std::string& id, dtype type, const shape5& s, Step&& step) {
-    try {
-      step();
-      return true;
-    } catch (const candidate_fault& f) {
-      measurement m{id, type, s, f.status, f.what(), {}};
-      m.limit_seconds = f.limit_seconds;
-      record(m, true);
-      tell(fmt::format("note: {} on {}: {}: {}", id, shape_text(type, s), f.status, f.what()));
-      return false;
+device_fingerprint tune_run::this_device() {
+  if (isolated()) {
+    worker_ = std::make_unique<worker_client>(o_.worker_command, o_.candidate_timeout_seconds);
+    return worker_->device();
+  }
+  return o_.where == backend::cuda ? cuda_device_fingerprint() : host_fingerprint();
+}
+
+std::unique_ptr<workspace> tune_run::make_workspace(dtype type, const shape5& s) const {
+  if (isolated()) return make_isolated_workspace(*worker_, type, s);
+  return o_.where == backend::cuda ? make_cuda_workspace(type, s) : make_host_workspace(type, s);
+}
+
+void tune_run::plan_work(measure_settings& m) {
+  for (dtype type : o_.dtypes) {
+    candidates_[type] = candidates_for(type, o_);
+    std::vector<shape5> shapes = o_.sizes;
+    if (shapes.empty()) shapes = o_.where == backend::cuda ? default_sweep(type) : small_sweep();
+    shapes = take_shard(shapes, o_.shard);
+    total_ += shapes.size() * (candidates_[type].size() + 1);
+    plan_.emplace_back(type, std::move(shapes));
+  }
+  if (o_.budget_seconds) {  // spread the budget over every (shape, survivor) timing, about 3 per shape
+    std::size_t shapes = 0;
+    for (const auto& [type, s] : plan_) shapes += s.size();
+    m.rule.budget_seconds = std::clamp(*o_.budget_seconds / double(3 * std::max<std::size_t>(shapes, 1)), 0.002,
+                                       m.rule.budget_seconds);
+  }
+}
+
+void tune_run::open_model(model_run& model) {
+  model.table_path = o_.table_path.empty() ? o_.results_dir / (model.device.slug() + ".json") : o_.table_path;
+  model.cache_path = o_.cache_path.empty() ? o_.results_dir / (model.device.slug() + ".cache.jsonl") : o_.cache_path;
+  // One run at a time per cache: the others wait, then find the work done.
+  model.lock = std::make_unique<file_lock>(model.cache_path.string() + ".lock", [&] {
+    if (progress_) progress_(0, total_, 0, "waiting for another padtune tune on " + model.cache_path.string());
+  });
+  model.cache = std::make_unique<measurement_cache>(model.cache_path, model.device, to_json(o_.measure));
+  if (&model == &models_.front()) {
+    report_.table_path = model.table_path;
+    report_.cache_path = model.cache_path;
+  }
+}
+
+void tune_run::record(model_run& model, measurement m, bool fresh) {
+  if (fresh) {
+    if (sink_) sink_(m);
+    else model.cache->add(m);
+    ++report_.measured;
+  } else {
+    ++report_.from_cache;
+  }
+  if (m.status == "pruned") ++report_.pruned;
+  else if (m.status != "ok") ++report_.failed;
+  if (m.status == "fault") ++report_.faults;
+  if (m.status == "timeout") ++report_.timeouts;
+  model.all.push_back(std::move(m));
+  ++done_;
+}
+
+void tune_run::tell(const std::string& what) {
+  if (!progress_) return;
+  const bool note = what.rfind("note: ", 0) == 0;
+  if (rank_ != 0) {  // a team's other ranks say only what goes wrong; rank 0 tells the progress
+    if (note) progress_(done_, total_, 0, fmt::format("note: rank {}: {}", rank_, what.substr(6)));
+    return;
+  }
+  // A team's rate is its ranks' together: the wall clock over the measurements made so far.
+  const bool team = !model_of_rank_.empty();
+  const double per_item = team ? (report_.measured ? seconds_since(started_) / double(report_.measured) : 0.0)
+                               : (fresh_done_ ? fresh_seconds_ / double(fresh_done_) : 0.0);
+  progress_(done_, total_, per_item * double(total_ - done_), what);
+}
+
+shape_work tune_run::triage(model_run& model, dtype type, const shape5& s) {
+  shape_work w{type, s, {}, false};
+  // Reused: finished timings, verification failures and faults (the same code on the same input
+  // faults again, and each costs a worker). Redone: "pruned" (a budgeted run's rough numbers),
+  // launch failures, which may have been passing (out of memory, say), and timeouts when an
+  // isolated run allows more time than the one that recorded them (never in process: it would hang).
+  auto reusable = [&](const std::string& id) -> const measurement* {
+    const measurement* c = model.cache->find(measurement_key(id, type, s));
+    if (!c || c->status == "ok") return c;
+    if (id == memcpy_floor_id) return nullptr;
+    if (c->status == "verify_failed" || c->status == "fault") return c;
+    if (c->status == "timeout" && !(isolated() && o_.candidate_timeout_seconds > c->limit_seconds)) return c;
+    return nullptr;
+  };
+  for (const instantiation* i : candidates_[type]) {
+    if (const measurement* c = reusable(i->id)) record(model, *c, false);
+    else w.missing.push_back(i);
+  }
+  if (const measurement* floor = reusable(memcpy_floor_id)) record(model, *floor, false);
+  else w.floor = true;
+  return w;
+}
+
+void tune_run::measure(model_run& model, const shape_work& w, const measure_settings& m) {
+  const dtype type = w.type;
+  const shape5& s = w.shape;
+  const std::string where = shape_text(type, s);
+  const auto t0 = clock_type::now();
+  const std::size_t done_before = done_;
+  std::unique_ptr<workspace> ws;
+  try {
+    ws = make_workspace(type, s);
+  } catch (const std::exception& e) {
+    for (const instantiation* i : w.missing) record(model, {i->id, type, s, "launch_failed", std::string("workspace: ") + e.what(), {}}, true);
+    if (w.floor) record(model, {memcpy_floor_id, type, s, "launch_failed", std::string("workspace: ") + e.what(), {}}, true);
+    tell(where + ": " + e.what());
+    return;
+  }
+  if (w.floor)
+    survived(model, memcpy_floor_id, type, s, [&] { record(model, {memcpy_floor_id, type, s, "ok", "", ws->time_memcpy(m)}, true); });
+  if (o_.budget_seconds) halve(model, *ws, type, s, w.missing, m);
+  else
+    for (const instantiation* i : w.missing) {
+      if (stopped()) break;
+      measure_one(model, *ws, type, s, *i, m);
+      tell(where + " " + i->id);
     }
-  }
+  if (const std::string f = ws->failure(); !f.empty())
+    throw std::runtime_error(fmt::format("the device failed while measuring {}: {}", where, f));
+  fresh_seconds_ += seconds_since(t0);
+  fresh_done_ += done_ - done_before;
+  tell(where + ": done");
+}
 
-  void measure_one(workspace& ws, dtype type, const shape5& s, const instantiation& i, const measure_settings& m) {
-    survived(i.id, type, s, [&] {
-      if (std::string e = ws.verify(i); !e.empty()) record({i.id, type, s, "verify_failed", e, {}}, true);
-      else record({i.id, type, s, "ok", "", ws.time(i, m)}, true);
+/// Runs one step of a candidate. An isolated candidate that faults or hangs is recorded (and
+/// said) instead, and false returned; the next request starts a fresh worker.
+template <class Step>
+bool tune_run::survived(model_run& model, const std::string& id, dtype type, const shape5& s, Step&& step) {
+  bool ok = true;
+  try {
+    step();
+  } catch (const candidate_fault& f) {
+    measurement m{id, type, s, f.status, f.what(), {}};
+    m.limit_seconds = f.limit_seconds;
+    record(model, m, true);
+    tell(fmt::format("note: {} on {}: {}: {}", id, shape_text(type, s), f.status, f.what()));
+    ok = false;
+  }
+  if (between_measurements_) between_measurements_();
+  return ok;
+}
+
+void tune_run::measure_one(model_run& model, workspace& ws, dtype type, const shape5& s, const instantiation& i,
+                           const measure_settings& m) {
+  survived(model, i.id, type, s, [&] {
+    if (std::string e = ws.verify(i); !e.empty()) record(model, {i.id, type, s, "verify_failed", e, {}}, true);
+    else record(model, {i.id, type, s, "ok", "", ws.time(i, m)}, true);
+  });
+}
+
+/// Successive halving: every verified candidate gets a few samples, the best quarter more, the
+/// best two the full rule. The others are kept as "pruned" with their rough numbers.
+void tune_run::halve(model_run& model, workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,
+                     const measure_settings& m) {
+  std::vector<std::pair<const instantiation*, timing>> alive;
+  for (const instantiation* i : missing)
+    survived(model, i->id, type, s, [&] {
+      if (std::string e = ws.verify(*i); !e.empty()) record(model, {i->id, type, s, "verify_failed", e, {}}, true);
+      else alive.emplace_back(i, timing{});
     });
+  const int rounds[] = {3, 10};
+  for (int samples : rounds) {
+    if (alive.size() <= 2) break;
+    measure_settings quick = m;
+    quick.hot_too = false;
+    quick.rule.min_samples = quick.rule.max_samples = samples;
+    std::erase_if(alive, [&](auto& a) { return !survived(model, a.first->id, type, s, [&] { a.second = ws.time(*a.first, quick); }); });
+    std::sort(alive.begin(), alive.end(), [](const auto& a, const auto& b) { return a.second.cold.median < b.second.cold.median; });
+    const std::size_t keep = std::max<std::size_t>(2, (alive.size() + 3) / 4);
+    for (std::size_t k = keep; k < alive.size(); ++k) record(model, {alive[k].first->id, type, s, "pruned", "", alive[k].second}, true);
+    alive.resize(keep);
   }
+  for (auto& [i, t] : alive) survived(model, i->id, type, s, [&] { record(model, {i->id, type, s, "ok", "", ws.time(*i, m)}, true); });
+}
 
-  /// Successive halving: every verified candidate gets a few samples, the best quarter more, the
-  /// best two the full rule. The others are kept as "pruned" with their rough numbers.
-  void halve(workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,
-             const measure_settings& m) {
-    std::vector<std::pair<const instantiation*, timing>> alive;
-    for (const instantiation* i : missing)
-      survived(i->id, type, s, [&] {
-        if (std::string e = ws.verify(*i); !e.empty()) record({i->id, type, s, "verify_failed", e, {}}, true);
-        else alive.emplace_back(i, timing{});
-      });
-    const int rounds[] = {3, 10};
-    for (int samples : rounds) {
-      if (alive.size() <= 2) break;
-      measure_settings quick = m;
-      quick.hot_too = false;
-      quick.rule.min_samples = quick.rule.max_samples = samples;
-      std::erase_if(alive, [&](auto& a) { return !survived(a.first->id, type, s, [&] { a.second = ws.time(*a.first, quick); }); });
-      std::sort(alive.begin(), alive.end(), [](const auto& a, const auto& b) { return a.second.cold.median < b.second.cold.median; });
-      const std::size_t keep = std::max<std::size_t>(2, (alive.size() + 3) / 4);
-      for (std::size_t k = keep; k < alive.size(); ++k) record({alive[k].first->id, type, s, "pruned", "", alive[k].second}, true);
-      alive.resize(keep);
-    }
-    for (auto& [i, t] : alive) survived(i->id, type, s, [&] { record({i->id, type, s, "ok", "", ws.time(*i, m)}, true); });
-  }
+void tune_run::finish(model_run& model, bool retime_here) {
+  results_table t = select(model, retime_here);
+  keep_other_entries(model, t);
+  write_table(t, model.table_path);
+  if (&model == &models_.front()) report_.table = std::move(t);
+  else report_.other_tables.push_back(model.table_path);
+}
 
-  results_table select() {
-    results_table t;
-    t.device = device_;
-    t.settings = table_settings(to_json(o_.measure), std::string(name_of(o_.where)),
-                                o_.budget_seconds ? fmt::format("successive halving, budget {} s", *o_.budget_seconds) : "exhaustive",
-                                kernel_sources_hash);
-    t.command = o_.command;
-    t.created = utc_now();
-    t.complete = !report_.interrupted;
-    t.entries = select_entries(all_, [&](dtype type, const shape5& rep, const std::vector<const instantiation*>& finalists) {
-      if (stopped()) return std::vector<summary>{};
-      try {
-        return time_interleaved(*make_workspace(type, rep), finalists, o_.retime_rounds, o_.measure);
-      } catch (const std::exception&) {
-        return std::vector<summary>{};  // keep the ranking's order
-      }
-    });
+results_table tune_run::select(model_run& model, bool retime_here) {
+  results_table t;
+  t.device = model.device;
+  t.settings = table_settings(to_json(o_.measure), std::string(name_of(o_.where)),
+                              o_.budget_seconds ? fmt::format("successive halving, budget {} s", *o_.budget_seconds) : "exhaustive",
+                              kernel_sources_hash);
+  t.command = o_.command;
+  t.created = utc_now();
+  t.complete = !report_.interrupted;
+  if (!retime_here) {
+    t.entries = select_entries(model.all, cached_timings(model.all));
     return t;
   }
-
-  /// A run over part of the space (some dtypes, a filter, other sizes) must not drop what the table
-  /// already knows: entries of (dtype, bucket) pairs this run did not cover are kept, if the table
-  /// on disk is of the same device model. An unreadable table is replaced, with a warning.
-  void keep_other_entries(results_table& t) const {
-    std::error_code ec;
-    if (!std::filesystem::exists(report_.table_path, ec)) return;
-    results_table old;
+  t.entries = select_entries(model.all, [&](dtype type, const shape5& rep, const std::vector<const instantiation*>& finalists) {
+    if (stopped()) return std::vector<summary>{};
     try {
-      old = read_table(report_.table_path);
-    } catch (const results_error& e) {
-      if (progress_) progress_(done_, total_, 0, std::string("note: replacing an unreadable table: ") + e.what());
-      return;
+      return time_interleaved(*make_workspace(type, rep), finalists, o_.retime_rounds, o_.measure);
+    } catch (const std::exception&) {
+      return std::vector<summary>{};  // keep the ranking's order
     }
-    if (!old.device.same_model(t.device)) return;
-    for (const table_entry& e : old.entries) {
-      const bool covered = std::any_of(t.entries.begin(), t.entries.end(), [&](const table_entry& n) {
-        return n.type == e.type && n.where == e.where;
-      });
-      if (!covered) t.entries.push_back(e);
-    }
-    std::sort(t.entries.begin(), t.entries.end(), [](const table_entry& a, const table_entry& b) {
-      return std::make_tuple(int(a.type), a.where.log2_L, a.where.log2_rows, a.where.align) <
-             std::make_tuple(int(b.type), b.where.log2_L, b.where.log2_rows, b.where.align);
-    });
+  });
+  return t;
+}
+
+/// A run over part of the space (some dtypes, a filter, other sizes) must not drop what the table
+/// already knows: entries of (dtype, bucket) pairs this run did not cover are kept, if the table
+/// on disk is of the same device model. An unreadable table is replaced, with a warning.
+void tune_run::keep_other_entries(const model_run& model, results_table& t) const {
+  std::error_code ec;
+  if (!std::filesystem::exists(model.table_path, ec)) return;
+  results_table old;
+  try {
+    old = read_table(model.table_path);
+  } catch (const results_error& e) {
+    if (progress_) progress_(done_, total_, 0, std::string("note: replacing an unreadable table: ") + e.what());
+    return;
   }
+  if (!old.device.same_model(t.device)) return;
+  for (const table_entry& e : old.entries) {
+    const bool covered = std::any_of(t.entries.begin(), t.entries.end(), [&](const table_entry& n) {
+      return n.type == e.type && n.where == e.where;
+    });
+    if (!covered) t.entries.push_back(e);
+  }
+  std::sort(t.entries.begin(), t.entries.end(), [](const table_entry& a, const table_entry& b) {
+    return std::make_tuple(int(a.type), a.where.log2_L, a.where.log2_rows, a.where.align) <
+           std::make_tuple(int(b.type), b.where.log2_L, b.where.log2_rows, b.where.align);
+  });
+}
 
-  const tune_options& o_;
-  const progress_fn& progress_;
-  device_fingerprint device_;
-  std::vector<std::pair<dtype, std::vector<shape5>>> plan_;
-  std::map<dtype, std::vector<const instantiation*>> candidates_;
-  std::unique_ptr<worker_client> worker_;  ///< isolated runs: the worker, started again after a fault
-  std::unique_ptr<measurement_cache> cache_;
-  std::vector<measurement> all_;
-  std::size_t total_ = 0, done_ = 0, fresh_done_ = 0;
-  double fresh_seconds_ = 0;
-  tune_report report_;
-};
-
-}  // namespace
+}  // namespace detail
 
 std::vector<const instantiation*> candidates_for(dtype type, const tune_options& o) {
   std::regex re;
@@ -287,6 +303,9 @@ std::vector<const instantiation*> candidates_for(dtype type, const tune_options&
   return out;
 }
 
-tune_report run_tune(const tune_options& o, const progress_fn& progress) { return tune_run(o, progress).run(); }
+tune_report run_tune(const tune_options& o, const progress_fn& progress) {
+  detail::tune_run run(o, progress);
+  return o.team && o.team->size() > 1 ? run.run_in_team(*o.team) : run.run();
+}
 
 }  // namespace padtune::tuner

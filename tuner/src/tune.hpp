@@ -16,6 +16,8 @@
 
 namespace padtune::tuner {
 
+class work_team;
+
 struct tune_options {
   backend where = backend::cuda;
   std::vector<dtype> dtypes{std::begin(all_dtypes), std::end(all_dtypes)};
@@ -35,6 +37,10 @@ struct tune_options {
   /// then the worker's. Empty: in this process, where a fault ends the run.
   std::vector<std::string> worker_command;
   double candidate_timeout_seconds = 60;  ///< isolated: what a request may take beyond its own budget
+  /// Set, of more than one rank: this process is one rank of a run launched together (work_team.hpp).
+  /// Rank 0 plans, hands out (dtype, shape) work, measures too, and alone writes caches and tables,
+  /// one per device model among the ranks; the others measure and stream what they measure to it.
+  work_team* team = nullptr;
 };
 
 /// Progress for the CLI: done and total pairs, the seconds the rest should take, and a line.
@@ -46,6 +52,8 @@ struct tune_report {
   std::size_t measured = 0, from_cache = 0, failed = 0, pruned = 0;
   std::size_t faults = 0, timeouts = 0;  ///< of failed: candidates that ended or outlived their worker
   int worker_starts = 0;                 ///< isolated: workers started (1 + restarts after faults)
+  int rank = 0;                          ///< team runs: this rank; only rank 0's report has tables
+  std::vector<std::filesystem::path> other_tables;  ///< team runs: tables of the other device models
   double seconds = 0;
   bool interrupted = false;
 };

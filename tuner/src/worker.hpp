@@ -80,7 +80,8 @@ class worker_client {
 std::unique_ptr<workspace> make_isolated_workspace(worker_client& worker, dtype type, const shape5& s);
 
 /// The worker's side: serves requests from stdin until it closes. Returns the exit code.
-/// parent: the supervisor's pid (the worker ends if it is already gone).
-int run_worker(backend where, pid_t parent);
+/// parent: the supervisor's pid (the worker ends if it is already gone); device: the CUDA device
+/// to use (a team's rank passes its own), -1 for the default.
+int run_worker(backend where, pid_t parent, int device = -1);
 
 }  // namespace padtune::tuner

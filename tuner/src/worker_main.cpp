@@ -59,7 +59,7 @@ class worker {
 
 }  // namespace
 
-int run_worker(backend where, pid_t parent) {
+int run_worker(backend where, pid_t parent, int device) {
   // Dies with the supervisor, even when that is SIGKILLed; the pipe's end of input is the usual way.
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) return 1;  // the supervisor was gone before the line above
@@ -68,6 +68,14 @@ int run_worker(backend where, pid_t parent) {
   const std::unique_ptr<std::FILE, int (*)(std::FILE*)> reply_file(::fdopen(::dup(STDOUT_FILENO), "w"), &std::fclose);
   std::FILE* replies = reply_file.get();
   if (!replies || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) return 1;
+  if (where == backend::cuda && device >= 0) {
+    try {
+      use_cuda_device(device);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "padtune __worker: %s\n", e.what());
+      return 1;
+    }
+  }
   worker w(where);
   for (std::string line; std::getline(std::cin, line);) {
     json reply;

@@ -117,6 +117,17 @@ class cuda_workspace final : public workspace {
 
 std::unique_ptr<workspace> make_cuda_workspace(dtype type, const shape5& s) { return std::make_unique<cuda_workspace>(type, s); }
 
+int cuda_device_for_local_rank(int local_rank) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count <= 0) return -1;
+  return local_rank % count;
+}
+
+void use_cuda_device(int device) {
+  if (const cudaError_t e = cudaSetDevice(device); e != cudaSuccess)
+    throw std::runtime_error(fmt::format("cannot use CUDA device {}: {}", device, cudaGetErrorString(e)));
+}
+
 device_fingerprint cuda_device_fingerprint() {
   int dev = 0;
   check_cuda(cudaGetDevice(&dev), "cudaGetDevice");

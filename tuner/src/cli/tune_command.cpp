@@ -10,6 +10,7 @@
 
 #include "../sweep.hpp"
 #include "../tune.hpp"
+#include "../work_team.hpp"
 #include "commands.hpp"
 
 namespace padtune::cli {
@@ -119,9 +120,32 @@ tuner::progress_fn make_progress() {
   };
 }
 
+/// The run's work team when launched by mpirun or srun --mpi (nullptr otherwise, and with --shard:
+/// shards are independent processes that padtune merge combines). Sets *exit_code on refusal.
+std::unique_ptr<tuner::work_team> join_team(const search_options& s, int* exit_code) {
+  if (!s.shard.empty()) return nullptr;
+  try {
+    return tuner::join_launched_team();
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "padtune tune: {}\n", e.what());
+    *exit_code = exit_usage;
+    return nullptr;
+  }
+}
+
 int run_tune_command(const search_options& s, const std::string& command) {
+  int refused = exit_ok;
+  const std::unique_ptr<tuner::work_team> team = join_team(s, &refused);
+  if (refused != exit_ok) return refused;
+  const int rank = team ? team->rank() : 0;
   tuner::tune_options o;
-  if (const int rc = make_options(s, o); rc != exit_ok) return rc;
+  if (const int rc = make_options(s, o); rc != exit_ok) {
+    if (team) team->abort(rc);  // every rank has the same arguments: all refuse, but none may wait
+    return rc;
+  }
+  // A team's rank takes the GPU of its rank on the host.
+  const int device = team && o.where == backend::cuda ? tuner::cuda_device_for_local_rank(team->local_rank()) : -1;
+  o.team = team.get();
   if (s.budget < 0) {
     fmt::print(stderr, "padtune tune: --budget must be positive, got {}\n", s.budget);
     return exit_usage;
@@ -148,8 +172,10 @@ int run_tune_command(const search_options& s, const std::string& command) {
     fmt::print(stderr, "padtune tune: --candidate-timeout must be positive, got {}\n", s.candidate_timeout);
     return exit_usage;
   }
-  if (s.isolate || (o.where == backend::cuda && !s.no_isolate))
+  if (s.isolate || (o.where == backend::cuda && !s.no_isolate)) {
     o.worker_command = {"/proc/self/exe", "__worker", "--backend", std::string(name_of(o.where))};
+    if (o.where == backend::cuda && device >= 0) o.worker_command.insert(o.worker_command.end(), {"--device", std::to_string(device)});
+  }
   o.candidate_timeout_seconds = s.candidate_timeout;
   if (o.where == backend::host) {
     fmt::print(stderr, "padtune tune: host backend: emulation on the CPU; its timings say nothing about GPU speed\n");
@@ -159,14 +185,24 @@ int run_tune_command(const search_options& s, const std::string& command) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   tuner::tune_report r;
+  int failed = exit_ok;
   try {
+    if (team && o.where == backend::cuda && o.worker_command.empty() && device >= 0) tuner::use_cuda_device(device);
     r = tuner::run_tune(o, make_progress());
   } catch (const tuner::results_error& e) {
-    fmt::print(stderr, "padtune tune: {}\n", e.what());
-    return exit_bad_input;
+    fmt::print(stderr, "padtune tune: {}{}\n", team ? fmt::format("rank {}: ", rank) : "", e.what());
+    failed = exit_bad_input;
   } catch (const std::exception& e) {
-    fmt::print(stderr, "padtune tune: {}\n", e.what());
-    return exit_failed;
+    fmt::print(stderr, "padtune tune: {}{}\n", team ? fmt::format("rank {}: ", rank) : "", e.what());
+    failed = exit_failed;
+  }
+  if (failed != exit_ok) {
+    if (team) team->abort(failed);  // the other ranks would wait for this one forever
+    return failed;
+  }
+  if (rank != 0) {  // rank 0 reports the run and writes the tables
+    fmt::print(stderr, "padtune tune: rank {}: {} measured in {:.1f} s, streamed to rank 0\n", rank, r.measured, r.seconds);
+    return r.interrupted ? 130 : exit_ok;
   }
   if (s.json) {
     fmt::print("{}\n", tuner::to_json(r.table).dump(2));
@@ -175,6 +211,8 @@ int run_tune_command(const search_options& s, const std::string& command) {
   }
   fmt::print(stderr, "padtune tune: {} measured, {} from the cache, {} failed, {} pruned in {:.1f} s; table {}, cache {}\n",
              r.measured, r.from_cache, r.failed, r.pruned, r.seconds, r.table_path.string(), r.cache_path.string());
+  if (team) fmt::print(stderr, "padtune tune: {} ranks{}\n", team->size(), r.other_tables.empty() ? "" : "; tables of the other device models:");
+  for (const auto& t : r.other_tables) fmt::print(stderr, "  {}\n", t.string());
   if (!o.worker_command.empty())
     fmt::print(stderr, "padtune tune: isolated in a worker process: {} faults, {} timeouts (with those from the cache), {} worker starts\n",
                r.faults, r.timeouts, r.worker_starts);

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# `mpirun -np N padtune tune` as a user runs it, over the host backend: 2 and 3 ranks measure the
+# same keys as one process, each once, into one cache and one table with the same buckets (winners
+# are noise on the host: mpi_runs.py says what is compared); every rank measures a share; a plain
+# run then finds the team's cache complete. SIGTERM leaves a partial table. A rank that dies (PADTUNE_TEST_DIE_AFTER: rank 1 ends
+# abruptly after that many measurements) ends the job, and the next run measures only what is
+# missing.
+# Usage: mpi_tune.sh PADTUNE MPIEXEC SCRATCH_DIR
+set -uo pipefail
+padtune=$1 mpiexec=$2 dir=$3
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$dir" && mkdir -p "$dir"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# CI runs as root; OpenMPI refuses that unless told. Under ASan, leaks inside MPI's own libraries
+# at exit are not padtune's: suppressed by library (lsan-mpi.supp).
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# OpenMPI unloads its components at exit, which would leave their frames nameless: it keeps them.
+# Its libraries keep no frame pointers: the slow unwinder finds the frames that name them.
+export LSAN_OPTIONS="suppressions=$here/lsan-mpi.supp:fast_unwind_on_malloc=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export OMPI_MCA_mca_base_component_disable_dlclose=1
+args=(--backend host --dtype f32 bf16)
+team() {  # team N NAME [TUNE_ARG...]: N ranks into $dir/NAME, output in $dir/NAME.out; returns mpirun's exit code
+  local n=$1 name=$2
+  shift 2
+  "$mpiexec" --oversubscribe -np "$n" "$padtune" tune "${args[@]}" --results-dir "$dir/$name" "$@" > "$dir/$name.out" 2>&1
+}
+
+"$padtune" tune "${args[@]}" --results-dir "$dir/single" > "$dir/single.out" 2>&1 || { cat "$dir/single.out"; fail "the single run"; }
+for n in 2 3; do
+  team "$n" np$n || { rc=$?; cat "$dir/np$n.out"; fail "mpirun -np $n: exit $rc"; }
+  grep -q "padtune tune: $n ranks" "$dir/np$n.out" || fail "-np $n: no '$n ranks' line: $(tail -3 "$dir/np$n.out")"
+  for ((r = 1; r < n; ++r)); do
+    grep -qE "rank $r: [1-9][0-9]* measured" "$dir/np$n.out" || fail "-np $n: rank $r measured nothing: $(grep "rank $r" "$dir/np$n.out")"
+  done
+  python3 "$here/mpi_runs.py" "$dir/single" "$dir/np$n" || exit 1
+  "$padtune" tune "${args[@]}" --results-dir "$dir/np$n" > "$dir/np$n.plain.out" 2>&1 &&
+    grep -qE " 0 measured, [1-9][0-9]* from the cache" "$dir/np$n.plain.out" ||
+    fail "a plain run after -np $n measured again: $(tail -1 "$dir/np$n.plain.out")"
+done
+
+# Two device models (rank 1 claims another, PADTUNE_TEST_SECOND_MODEL): a table and a cache for
+# each, each model's sweep measured whole by its own ranks; --table (one file) is refused.
+PADTUNE_TEST_SECOND_MODEL=1 team 3 models || { rc=$?; cat "$dir/models.out"; fail "two models: exit $rc"; }
+python3 "$here/mpi_runs.py" "$dir/single" "$dir/models" || exit 1
+python3 "$here/mpi_runs.py" "$dir/single" "$dir/models" test-model-b || exit 1
+grep -q "models/test-model-b.json" "$dir/models.out" || fail "the other model's table is not named: $(tail -3 "$dir/models.out")"
+PADTUNE_TEST_SECOND_MODEL=1 team 2 refused --table "$dir/one.json" && fail "--table with two models was accepted"
+grep -q "the ranks have 2 device models" "$dir/refused.out" || fail "the refusal does not say why: $(grep -v '^-' "$dir/refused.out" | head -5)"
+
+# The Slurm template's main path: srun --mpi (a stand-in that runs mpirun) of one padtune tune.
+mkdir -p "$dir/bin" && ln -sf "$here/fake_srun.sh" "$dir/bin/srun"
+env PATH="$dir/bin:$PATH" FAKE_SRUN_MPIEXEC="$mpiexec" PADTUNE_SLURM_MODE=mpi PADTUNE="$padtune" RESULTS="$dir/slurm" \
+  "$here/../../scripts/slurm-tune.sbatch" "${args[@]}" > "$dir/slurm.out" 2>&1 || { cat "$dir/slurm.out"; fail "slurm-tune.sbatch, mpi"; }
+grep -q "padtune tune: 2 ranks" "$dir/slurm.out" || fail "the Slurm template did not run 2 ranks: $(tail -3 "$dir/slurm.out")"
+python3 "$here/mpi_runs.py" "$dir/single" "$dir/slurm" || exit 1
+
+# Rank 1 dies after 40 measurements: the job ends (not 0); what reached rank 0 is in the cache.
+PADTUNE_TEST_DIE_AFTER=40 team 2 died && fail "the job whose rank died exited 0"
+cache=$dir/died/host-emulation.cache.jsonl
+[ -f "$cache" ] || { cat "$dir/died.out"; fail "no cache after the rank died"; }
+kept=$(( $(wc -l < "$cache") - 1 ))  # complete lines after the header; a torn line has no newline
+[ "$kept" -gt 0 ] || fail "nothing kept after the rank died"
+team 2 died || { rc=$?; cat "$dir/died.out"; fail "the run after the death: exit $rc"; }
+grep -qE " measured, $kept from the cache, 0 failed" "$dir/died.out" ||
+  fail "the run after the death should reuse the $kept kept: $(grep ' measured, ' "$dir/died.out")"
+python3 "$here/mpi_runs.py" "$dir/single" "$dir/died" || exit 1
+# SIGTERM to mpirun (which sends the ranks SIGTERM, and SIGKILL 1 s later; Ctrl-C does the same): a
+# table marked partial, every measurement that reached rank 0 kept, and the next run resumes. Longer rows, so
+# that the run is still going when the signal comes.
+printf '2 16 65536 1 1\n2 16 65536 3 5\n1 16 65536 0 0\n1 16 65536 2 2\n' > "$dir/rows.txt"
+slow=(--backend host --dtype f32 --sizes "$dir/rows.txt" --results-dir "$dir/interrupted")
+"$mpiexec" --oversubscribe -np 2 "$padtune" tune "${slow[@]}" > "$dir/interrupted.out" 2>&1 &
+pid=$!
+cache=$dir/interrupted/host-emulation.cache.jsonl
+for _ in $(seq 600); do  # until some measurements are in, 60 s at most
+  [ "$(cat "$cache" 2> /dev/null | wc -l)" -gt 20 ] && break
+  sleep 0.1
+done
+kill -TERM "$pid"
+wait "$pid" && echo "note: the run ended before the signal"
+grep -q "interrupted; the table is marked partial" "$dir/interrupted.out" &&
+  "$padtune" show "$dir/interrupted/host-emulation.json" | grep -q PARTIAL ||
+  fail "no partial table after SIGTERM: $(grep -v '^[a-z0-9]* ' "$dir/interrupted.out" | tail -5)"
+kept=$(( $(wc -l < "$cache") - 1 ))
+"$mpiexec" --oversubscribe -np 2 "$padtune" tune "${slow[@]}" > "$dir/resumed.out" 2>&1 || { rc=$?; cat "$dir/resumed.out"; fail "the run after the signal: exit $rc"; }
+grep -qE " measured, $kept from the cache, 0 failed" "$dir/resumed.out" ||
+  fail "the run after the signal should reuse the $kept kept: $(grep ' measured, ' "$dir/resumed.out")"
+"$padtune" show "$dir/interrupted/host-emulation.json" | grep -q PARTIAL && fail "still partial after resuming"
+
+echo "mpi: -np 2 and 3 measure what one process does, each key once; a dead rank cost only its unfinished work ($kept kept)"
