@@ -10,6 +10,7 @@
 #include <set>
 
 #include "file_lock.hpp"
+#include "jit_candidates.hpp"
 #include "sweep.hpp"
 #include "worker.hpp"
 
@@ -73,12 +74,16 @@ class tune_run {
   }
 
   void plan_work(measure_settings& m) {
+    if (o_.jit && o_.where != backend::cuda)
+      throw std::runtime_error("--jit needs the CUDA backend: JIT kernels are compiled by NVRTC for a GPU");
     for (dtype type : o_.dtypes) {
       candidates_[type] = candidates_for(type, o_);
       std::vector<shape5> shapes = o_.sizes;
       if (shapes.empty()) shapes = o_.where == backend::cuda ? default_sweep(type) : small_sweep();
       shapes = take_shard(shapes, o_.shard);
-      total_ += shapes.size() * (candidates_[type].size() + 1);
+      if (o_.jit)
+        for (const instantiation* j : jit_candidates_for(type, candidates_[type], shapes)) candidates_[type].push_back(j);
+      for (const shape5& s : shapes) total_ += applicable(candidates_[type], s).size() + 1;
       plan_.emplace_back(type, std::move(shapes));
     }
     if (o_.budget_seconds) {  // spread the budget over every (shape, survivor) timing, about 3 per shape
@@ -111,7 +116,7 @@ class tune_run {
   }
 
   void measure_shape(dtype type, const shape5& s, const measure_settings& m) {
-    const auto& cands = candidates_[type];
+    const auto cands = applicable(candidates_[type], s);  // a JIT candidate runs only on its own pads
     std::vector<const instantiation*> missing;
     // Reused: finished timings, verification failures and faults (the same code on the same input
     // faults again, and each costs a worker). Redone: "pruned" (a budgeted run's rough numbers),
