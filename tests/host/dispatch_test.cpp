@@ -364,6 +364,33 @@ TEST_F(Dispatch, HostBackendIsBitExactWithTableWinners) {
   expect_bit_exact_on_shapes();
 }
 
+TEST_F(Dispatch, AJitWinnerGivesWayToItsAotRunnerUpOrItsNeighbours) {
+  // A table of padtune tune --jit: the dispatcher runs only ahead-of-time kernels.
+  const instantiation& runner_up = find_by_fields(dtype::f32, "flat", 512);
+  const instantiation& neighbour = find_by_fields(dtype::f32, "rowtile", 4096);
+  const std::string jit_with_runner_up = "jit__constant_pad1d_backward__f32__0__0__512__flat__t128__w16";
+  const std::string jit_alone = "jit__constant_pad1d_backward__f32__3__0__4096__rowtile__t256__w16";
+  tuner::results_table t = host_table({{dtype::f32, "l10_r2_a16", jit_with_runner_up},
+                                       {dtype::f32, "l13_r10_a4", jit_alone},
+                                       {dtype::f32, "l13_r8_a4", neighbour.id}});
+  t.entries[0].runner_up = tuner::candidate_numbers{runner_up.id, 2.0, 0.1, 1.0, 1.5};
+  set_results_path(write("t.json", t));
+  ::testing::internal::CaptureStderr();
+  const dispatch_choice by_runner_up = explain_f32(4, 1024, 0);
+  const dispatch_choice by_neighbour = explain_f32(1024, 8192, 3);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(by_runner_up.inst, &runner_up);
+  EXPECT_EQ(by_runner_up.matched_bucket, "l10_r2_a16");
+  EXPECT_NE(by_runner_up.reason.find("the JIT winner " + jit_with_runner_up + " is not run by the dispatcher"),
+            std::string::npos)
+      << by_runner_up.reason;
+  EXPECT_EQ(by_neighbour.inst, &neighbour);
+  EXPECT_EQ(by_neighbour.matched_bucket, "l13_r8_a4");
+  EXPECT_NE(err.find("winner '" + jit_alone + "' is a JIT kernel"), std::string::npos) << err;
+  expect_bit_exact(dtype::f32, 1, 4, 1024, 0, 0);  // launches the runner-up, on the host
+  expect_bit_exact(dtype::f32, 2, 3, 100, 3, 0);
+}
+
 TEST_F(Dispatch, SeedWinnerGetsDxZeroedFirst) {
   // The seed only writes the copied part of dx: the dispatcher zeroes the rest (dx is poisoned).
   std::vector<row> rows;

@@ -50,6 +50,7 @@ struct dispatch_entry {
   bucket where;
   const instantiation* inst = nullptr;
   double ratio_to_memcpy = 0;
+  std::string note;  ///< why inst is not the table's winner ("" when it is)
 };
 
 /// A table ready for lookup: entries split by dtype so that a call scans only its own.
@@ -169,6 +170,21 @@ std::unique_ptr<lookup_table> make_lookup(dispatch_state& s, const tuner::result
   for (std::size_t i = 0; i < t.entries.size(); ++i) {
     const tuner::table_entry& e = t.entries[i];
     const instantiation* inst = find_instantiation(e.winner.id);
+    if (!inst && tuner::is_jit_id(e.winner.id)) {
+      // A JIT winner (padtune tune --jit) needs NVRTC at run time, which this library does not link:
+      // its runner-up runs instead when it is ahead of time; else the entry is left to its neighbours.
+      const instantiation* runner_up = e.runner_up ? find_instantiation(e.runner_up->id) : nullptr;
+      if (runner_up && runner_up->type == e.type) {
+        out->by_dtype[std::size_t(e.type)].push_back(
+            {e.where, runner_up, e.runner_up->ratio_to_memcpy,
+             fmt::format("the JIT winner {} is not run by the dispatcher: its runner-up (the ratio above) runs instead", e.winner.id)});
+        continue;
+      }
+      report_once(s, fmt::format("{}: entries[{}] ({} {}): winner '{}' is a JIT kernel, which the dispatcher does not "
+                                 "run, and no ahead-of-time runner-up; entry skipped (the nearest bucket serves it)",
+                                 source, i, name_of(e.type), e.where.name(), e.winner.id));
+      continue;
+    }
     if (!inst) {
       report_once(s, fmt::format("{}: entries[{}] ({} {}): winner '{}' is not a compiled instantiation; entry skipped",
                                  source, i, name_of(e.type), e.where.name(), e.winner.id));
@@ -179,7 +195,7 @@ std::unique_ptr<lookup_table> make_lookup(dispatch_state& s, const tuner::result
                                  name_of(e.type), e.where.name(), e.winner.id, name_of(inst->type)));
       continue;
     }
-    out->by_dtype[std::size_t(e.type)].push_back({e.where, inst, e.winner.ratio_to_memcpy});
+    out->by_dtype[std::size_t(e.type)].push_back({e.where, inst, e.winner.ratio_to_memcpy, {}});
   }
   return out;
 }
@@ -400,6 +416,7 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
     c.reason = fmt::format("nearest bucket {} (distance {}) in {}, ", c.matched_bucket, distance, t.source);
     c.reason += e->ratio_to_memcpy > 0 ? fmt::format("winner {:.2f}x memcpy", e->ratio_to_memcpy)
                                        : std::string("winner (no memcpy ratio recorded)");
+    if (!e->note.empty()) c.reason += "; " + e->note;
   } else {
     c.inst = &default_instantiation(type, L);
     c.reason = t.source == default_source ? default_reason(type, L)

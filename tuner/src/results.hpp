@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -53,6 +54,11 @@ struct shape5 {
   long long B = 0, C = 0, L = 0, pad_left = 0, pad_right = 0;
   bool operator==(const shape5&) const = default;
 };
+
+/// Ids of JIT candidates (padtune tune --jit) start with this: "jit__" + the JIT kernel's id, whose
+/// pads are compile-time constants. The dispatcher runs only ahead-of-time kernels.
+inline constexpr std::string_view jit_id_prefix = "jit__";
+inline bool is_jit_id(std::string_view id) { return id.substr(0, jit_id_prefix.size()) == jit_id_prefix; }
 
 struct candidate_numbers {
   std::string id;

@@ -7,6 +7,8 @@
 #include <optional>
 #include <tuple>
 
+#include "jit_candidates.hpp"
+
 namespace padtune::tuner {
 namespace {
 
@@ -48,7 +50,7 @@ std::vector<table_entry> select_entries(const std::vector<measurement>& measurem
   for (const bucket_ranking& r : rank_buckets(ok)) {
     std::vector<const instantiation*> finalists;
     for (std::size_t k = 0; k < r.ranked.size() && finalists.size() < 3; ++k)
-      if (const instantiation* i = find_instantiation(r.ranked[k].first)) finalists.push_back(i);
+      if (const instantiation* i = find_candidate(r.ranked[k].first)) finalists.push_back(i);
     if (finalists.empty()) continue;
     shape5 rep = r.shapes.front();  // the first shape the leader has a time on
     for (const shape5& sh : r.shapes)

@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 
+#include "jit_candidates.hpp"
 #include "sweep.hpp"
 #include "tune_run.hpp"
 
@@ -62,12 +63,16 @@ std::unique_ptr<workspace> tune_run::make_workspace(dtype type, const shape5& s)
 }
 
 void tune_run::plan_work(measure_settings& m) {
+  if (o_.jit && o_.where != backend::cuda)
+    throw std::runtime_error("--jit needs the CUDA backend: JIT kernels are compiled by NVRTC for a GPU");
   for (dtype type : o_.dtypes) {
     candidates_[type] = candidates_for(type, o_);
     std::vector<shape5> shapes = o_.sizes;
     if (shapes.empty()) shapes = o_.where == backend::cuda ? default_sweep(type) : small_sweep();
     shapes = take_shard(shapes, o_.shard);
-    total_ += shapes.size() * (candidates_[type].size() + 1);
+    if (o_.jit)
+      for (const instantiation* j : jit_candidates_for(type, candidates_[type], shapes)) candidates_[type].push_back(j);
+    for (const shape5& s : shapes) total_ += applicable(candidates_[type], s).size() + 1;
     plan_.emplace_back(type, std::move(shapes));
   }
   if (o_.budget_seconds) {  // spread the budget over every (shape, survivor) timing, about 3 per shape
@@ -136,7 +141,7 @@ shape_work tune_run::triage(model_run& model, dtype type, const shape5& s) {
     if (c->status == "timeout" && !(isolated() && o_.candidate_timeout_seconds > c->limit_seconds)) return c;
     return nullptr;
   };
-  for (const instantiation* i : candidates_[type]) {
+  for (const instantiation* i : applicable(candidates_[type], s)) {  // a JIT candidate runs only on its own pads
     if (const measurement* c = reusable(i->id)) record(model, *c, false);
     else w.missing.push_back(i);
   }

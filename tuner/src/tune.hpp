@@ -22,6 +22,9 @@ struct tune_options {
   backend where = backend::cuda;
   std::vector<dtype> dtypes{std::begin(all_dtypes), std::end(all_dtypes)};
   std::vector<std::string> variants;  ///< empty: every variant
+  /// Also the JIT twins of the candidates for each distinct pads of the sweep (jit_candidates.hpp);
+  /// CUDA backend only. Each is measured only on the shapes with its pads.
+  bool jit = false;
   std::string filter;                 ///< ECMAScript regex over ids; empty: every id
   std::vector<shape5> sizes;          ///< empty: the default sweep (cuda) or the small sweep (host)
   sweep_shard shard;                  ///< this machine's share of those shapes (--shard I/N)

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "jit_candidates.hpp"
 #include "tune_run.hpp"
 
 namespace padtune::tuner::detail {
@@ -53,7 +54,7 @@ shape_work shape_work_from_json(const json& j) {
   w.type = *type;
   w.shape = shape5{s[0], s[1], s[2], s[3], s[4]};
   for (const auto& id : j.at("missing")) {
-    const instantiation* i = find_instantiation(id.get<std::string>());
+    const instantiation* i = find_candidate(id.get<std::string>());  // a JIT id builds its candidate here
     if (!i) throw std::runtime_error(fmt::format("rank 0 sent {}, which this padtune does not have: ranks must run one build",
                                                  id.get<std::string>()));
     w.missing.push_back(i);

@@ -9,6 +9,8 @@
 // "time_memcpy", "dtype", "shape": [B, C, L, pl, pr], "id", "settings"} -> {"mismatch": text} for
 // verify, {"timing": {"cold", "hot"}} for the timings. Any reply may carry "error" (an exception:
 // the request failed, the worker is fine) or "failure" (a sticky device error: the worker is done).
+// An "id" is the registry's, or a JIT candidate's ("jit__..."), which the worker builds from the id
+// itself (jit_candidates.hpp: find_candidate), so it needs no list of them.
 //
 // Why a process and not a thread or a fresh CUDA context: a sticky error poisons every context of
 // the process, a hung kernel cannot be cancelled, and a host-emulated candidate can crash the

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <memory>
 
+#include "jit_candidates.hpp"
 #include "worker.hpp"
 
 namespace padtune::tuner {
@@ -27,7 +28,7 @@ class worker {
     if (op == "open") return json::object();
     if (op == "time_memcpy") return {{"timing", to_json(ws.time_memcpy(measure_settings_from_json(req.at("settings"))))}};
     const std::string id = req.at("id").get<std::string>();
-    const instantiation* inst = find_instantiation(id);
+    const instantiation* inst = find_candidate(id);  // a JIT id builds its candidate here
     if (!inst) throw std::runtime_error(fmt::format("the worker has no instantiation {}", id));
     if (op == "verify") return {{"mismatch", ws.verify(*inst)}};
     if (op == "time") return {{"timing", to_json(ws.time(*inst, measure_settings_from_json(req.at("settings"))))}};

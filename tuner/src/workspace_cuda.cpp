@@ -10,6 +10,7 @@
 #include "cuda_timer.hpp"
 #include "device_helpers.hpp"
 #include "guarded_dx.hpp"
+#include "jit_candidates.hpp"
 #include "measure.hpp"
 #include "padtune/cuda_error.hpp"
 #include "padtune/reference.hpp"
@@ -44,6 +45,7 @@ class cuda_workspace final : public workspace {
   }
 
   std::string verify(const instantiation& inst) override try {
+    if (std::string e = load_jit_candidate(inst); !e.empty()) return e;  // NVRTC's log, not a launch error
     dx_.prepare(inst.needs_zeroed_dx ? 0 : poison_byte);
     std::string why;
     if (launch(inst, backend::cuda, problem_on(dx_.get()), nullptr, &why) != status::ok) return why;

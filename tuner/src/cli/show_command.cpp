@@ -19,6 +19,12 @@ void print_table(const tuner::results_table& t) {
                fmt::format("({},{},{},{},{})", e.shape.B, e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right),
                e.winner.id, e.winner.median_us, e.winner.gbps, e.winner.ratio_to_memcpy, 100 * e.margin);
   fmt::print("{} buckets; 'x copy' is the winner's time over a device-to-device memcpy of the same payload\n", t.entries.size());
+  std::size_t jit_wins = 0;
+  for (const tuner::table_entry& e : t.entries) jit_wins += tuner::is_jit_id(e.winner.id);
+  if (jit_wins)  // only tables of padtune tune --jit: the others print as before
+    fmt::print("{} of {} winners are JIT kernels (jit__..., pads compiled in); the dispatcher runs ahead-of-time kernels "
+               "and takes their runner-up, or the nearest bucket\n",
+               jit_wins, t.entries.size());
 }
 
 void add_show_command(CLI::App& app, int* result) {

@@ -26,6 +26,7 @@ struct search_options {
   double budget = 0;
   bool hot = false, cold_only = false, json = false;
   bool isolate = false, no_isolate = false;
+  bool jit = false;
   double candidate_timeout = 60;
 };
 
@@ -151,6 +152,12 @@ int run_tune_command(const search_options& s, const std::string& command) {
     return exit_usage;
   }
   if (s.budget > 0) o.budget_seconds = s.budget;
+  if (s.jit && o.where != backend::cuda) {
+    fmt::print(stderr, "padtune tune: --jit needs --backend cuda: JIT kernels are compiled by NVRTC for a GPU, and the "
+                       "host backend cannot run them\n");
+    return exit_usage;
+  }
+  o.jit = s.jit;
   if (!s.shard.empty() && !tuner::parse_shard(s.shard, o.shard)) {
     fmt::print(stderr, "padtune tune: --shard '{}' is not I/N with 0 <= I < N\n", s.shard);
     return exit_usage;
@@ -213,6 +220,11 @@ int run_tune_command(const search_options& s, const std::string& command) {
              r.measured, r.from_cache, r.failed, r.pruned, r.seconds, r.table_path.string(), r.cache_path.string());
   if (team) fmt::print(stderr, "padtune tune: {} ranks{}\n", team->size(), r.other_tables.empty() ? "" : "; tables of the other device models:");
   for (const auto& t : r.other_tables) fmt::print(stderr, "  {}\n", t.string());
+  if (o.jit) {
+    std::size_t jit_wins = 0;
+    for (const tuner::table_entry& e : r.table.entries) jit_wins += tuner::is_jit_id(e.winner.id);
+    fmt::print(stderr, "padtune tune: --jit: JIT kernels (ids jit__...) won {} of {} buckets\n", jit_wins, r.table.entries.size());
+  }
   if (!o.worker_command.empty())
     fmt::print(stderr, "padtune tune: isolated in a worker process: {} faults, {} timeouts (with those from the cache), {} worker starts\n",
                r.faults, r.timeouts, r.worker_starts);
@@ -268,6 +280,10 @@ void add_tune_command(CLI::App& app, int* result) {
   tune->add_flag("--cold-only", s->cold_only,
                  "Skip the L2-hot second figure of each measurement (it never ranks; about 40% less time)");
   tune->add_flag("--json", s->json, "Print the table as JSON");
+  tune->add_flag("--jit", s->jit,
+                 "Also time JIT kernels (NVRTC, pads compiled in): the twin of each candidate for each distinct "
+                 "(pad_left, pad_right) of the sweep, measured on the shapes with those pads; winners' ids say jit__ "
+                 "(--backend cuda only)");
   tune->add_flag("--isolate", s->isolate,
                  "Run candidates in a worker process: one that faults or hangs is recorded and the run goes on "
                  "(default with --backend cuda)");
