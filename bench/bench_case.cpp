@@ -6,10 +6,10 @@
 #include <stdexcept>
 #include <vector>
 
+#include "cuda_check.hpp"
 #include "cuda_timer.hpp"
 #include "device_helpers.hpp"
 #include "measure.hpp"
-#include "padtune/cuda_error.hpp"
 #include "padtune/reference.hpp"
 #include "stats.hpp"
 
@@ -18,16 +18,7 @@ namespace {
 
 constexpr int floor_samples = 51, selection_samples = 7;
 
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(fmt::format("{}: {}", what, cuda_error_text(e)));
-}
-
-std::size_t dx_bytes_of(dtype type, const tuner::shape5& s) {
-  std::string why;
-  problem_sizes z;
-  if (check_shape(s.B, s.C, s.L, s.pad_left, s.pad_right, type, &why, &z) != status::ok) throw std::runtime_error(why);
-  return std::size_t(z.dx_bytes());
-}
+using tuner::check_cuda;
 
 double median_of(int n, const std::string& name, const enqueue_fn& run) {
   std::vector<double> v;
@@ -62,21 +53,21 @@ bench_case& bench_case::current(dtype type, const tuner::shape5& s) {
 
 bench_case::device_ptr bench_case::allocate(std::size_t bytes, const char* what) {
   void* p = nullptr;
-  check(cudaMalloc(&p, bytes + 16), what);
+  check_cuda(cudaMalloc(&p, bytes + 16), what);
   return device_ptr(p);
 }
 
 bench_case::bench_case(dtype type, const tuner::shape5& s)
-    : type_(type), shape_(s), dx_(dx_bytes_of(type, s)) {
+    : type_(type), shape_(s), dx_(std::size_t(tuner::sizes_of(type, s).dx_bytes())) {
   const problem p = on_dx();
   const std::size_t dy_bytes = std::size_t(p.B * p.C * (p.pad_left + p.L + p.pad_right)) * size_of(type);
   dy_ = allocate(dy_bytes, "cudaMalloc(dy)");
   ref_ = allocate(dx_.bytes(), "cudaMalloc(reference)");
-  check(tuner::fill_random_words(dy_.get(), (dy_bytes + 3) / 4, std::random_device{}()), "filling dy");
+  check_cuda(tuner::fill_random_words(dy_.get(), (dy_bytes + 3) / 4, std::random_device{}()), "filling dy");
   problem r = on_dx();
   r.dx = ref_.get();
   if (std::string why; reference_device(r, nullptr, &why) != status::ok) throw std::runtime_error(why);
-  check(cudaDeviceSynchronize(), "the reference");
+  check_cuda(cudaDeviceSynchronize(), "the reference");
   // The floor: dx's bytes read and written by the runtime's own device-to-device copy.
   const enqueue_fn copy = [this](cudaStream_t st) {
     return cudaMemcpyAsync(dx_.get(), ref_.get(), dx_.bytes(), cudaMemcpyDeviceToDevice, st);
@@ -91,7 +82,7 @@ problem bench_case::on_dx() const {
 
 std::string bench_case::verify(const enqueue_fn& run) {
   dx_.prepare(tuner::poison_byte);  // a row that needs dx zeroed zeroes it inside run, as when timed
-  check(run(nullptr), "the launch");
+  check_cuda(run(nullptr), "the launch");
   return dx_.compare(ref_.get());
 }
 

@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "bench_case.hpp"
-#include "padtune/cuda_error.hpp"
 #include "padtune/padtune.hpp"
 #include "padtune/reference.hpp"
 #include "stats.hpp"

@@ -5,24 +5,25 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "cuda_check.hpp"
 #include "padtune/cuda_error.hpp"
 
 namespace padtune::tuner {
 
-void cuda_timer::check(cudaError_t e, const char* what) {
+void check_cuda(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(fmt::format("{}: {}", what, cuda_error_text(e)));
 }
 
 cuda_timer::cuda_timer() {
   int dev = 0;
-  check(cudaGetDevice(&dev), "cudaGetDevice");
+  check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
   int l2 = 0;
-  check(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev), "cudaDeviceGetAttribute(L2)");
+  check_cuda(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev), "cudaDeviceGetAttribute(L2)");
   flush_bytes_ = std::max<std::size_t>(2 * std::size_t(l2), 1 << 20);
-  check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
-  check(cudaEventCreate(&start_), "cudaEventCreate");
-  check(cudaEventCreate(&stop_), "cudaEventCreate");
-  check(cudaMalloc(&flush_, flush_bytes_), "cudaMalloc(L2 flush buffer)");
+  check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+  check_cuda(cudaEventCreate(&start_), "cudaEventCreate");
+  check_cuda(cudaEventCreate(&stop_), "cudaEventCreate");
+  check_cuda(cudaMalloc(&flush_, flush_bytes_), "cudaMalloc(L2 flush buffer)");
 }
 
 cuda_timer& cuda_timer::get() {
@@ -30,14 +31,14 @@ cuda_timer& cuda_timer::get() {
   return t;
 }
 
-void cuda_timer::flush_l2() { check(cudaMemsetAsync(flush_, 0x5A, flush_bytes_, stream_), "L2 flush"); }
+void cuda_timer::flush_l2() { check_cuda(cudaMemsetAsync(flush_, 0x5A, flush_bytes_, stream_), "L2 flush"); }
 
-void cuda_timer::record(cudaEvent_t e) { check(cudaEventRecord(e, stream_), "cudaEventRecord"); }
+void cuda_timer::record(cudaEvent_t e) { check_cuda(cudaEventRecord(e, stream_), "cudaEventRecord"); }
 
 double cuda_timer::elapsed_us() {
-  check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
+  check_cuda(cudaEventSynchronize(stop_), "cudaEventSynchronize");
   float ms = 0;
-  check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+  check_cuda(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
   return double(ms) * 1000.0;
 }
 

@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 
+#include "cuda_check.hpp"
 #include "padtune/nvtx.hpp"
 
 namespace padtune::tuner {
@@ -31,7 +32,7 @@ class cuda_timer {
     record(start_);
     {
       const nvtx_range range(name);
-      check(run(stream_), "timed launch");
+      check_cuda(run(stream_), "timed launch");
     }
     record(stop_);
     return elapsed_us();
@@ -44,7 +45,6 @@ class cuda_timer {
   cuda_timer();
   void record(cudaEvent_t e);
   double elapsed_us();
-  static void check(cudaError_t e, const char* what);
 
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;

@@ -6,35 +6,29 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "cuda_check.hpp"
 #include "device_helpers.hpp"
 #include "measure.hpp"
-#include "padtune/cuda_error.hpp"
 
 namespace padtune::tuner {
-namespace {
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(fmt::format("{}: {}", what, cuda_error_text(e)));
-}
-}  // namespace
-
 guarded_dx::guarded_dx(std::size_t bytes) : bytes_(bytes) {
-  check(cudaMalloc(&buffer_, bytes + 2 * guard_bytes), "cudaMalloc(dx)");
+  check_cuda(cudaMalloc(&buffer_, bytes + 2 * guard_bytes), "cudaMalloc(dx)");
 }
 
 guarded_dx::~guarded_dx() { cudaFree(buffer_); }
 
 void guarded_dx::prepare(unsigned char fill) {
-  check(cudaMemset(buffer_, guard_byte, bytes_ + 2 * guard_bytes), "cudaMemset(guards)");
-  check(cudaMemset(get(), fill, bytes_), "cudaMemset(dx)");
+  check_cuda(cudaMemset(buffer_, guard_byte, bytes_ + 2 * guard_bytes), "cudaMemset(guards)");
+  check_cuda(cudaMemset(get(), fill, bytes_), "cudaMemset(dx)");
 }
 
 std::string guarded_dx::compare(const void* reference) const {
-  check(cudaDeviceSynchronize(), "the kernel");
+  check_cuda(cudaDeviceSynchronize(), "the kernel");
   if (const std::int64_t at = first_difference(get(), reference, bytes_); at >= 0)
     return fmt::format("dx differs from the reference at byte {}", at);
   unsigned char guards[2 * guard_bytes];
-  check(cudaMemcpy(guards, buffer_, guard_bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
-  check(cudaMemcpy(guards + guard_bytes, static_cast<const unsigned char*>(get()) + bytes_, guard_bytes,
+  check_cuda(cudaMemcpy(guards, buffer_, guard_bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");
+  check_cuda(cudaMemcpy(guards + guard_bytes, static_cast<const unsigned char*>(get()) + bytes_, guard_bytes,
                    cudaMemcpyDeviceToHost), "cudaMemcpy");
   if (std::any_of(std::begin(guards), std::end(guards), [](unsigned char b) { return b != guard_byte; }))
     return "a guard byte around dx was overwritten";

@@ -6,6 +6,13 @@ namespace padtune::tuner {
 
 using nlohmann::json;
 
+problem_sizes sizes_of(dtype type, const shape5& s) {
+  std::string why;
+  problem_sizes z;
+  if (check_shape(s.B, s.C, s.L, s.pad_left, s.pad_right, type, &why, &z) != status::ok) throw std::runtime_error(why);
+  return z;
+}
+
 json to_json(const measure_settings& m) {
   return {{"l2_cold", m.l2_cold},
           {"hot_too", m.hot_too},

@@ -64,6 +64,9 @@ summary summary_from_json(const nlohmann::json& j, const std::string& where);
 nlohmann::json to_json(const timing& t);
 timing timing_from_json(const nlohmann::json& j, const std::string& where);
 
+/// The sizes of (type, s); throws std::runtime_error naming the problem if the shape is invalid.
+problem_sizes sizes_of(dtype type, const shape5& s);
+
 /// Allocates and fills a workspace; throws std::runtime_error when memory is short or the device fails.
 std::unique_ptr<workspace> make_cuda_workspace(dtype type, const shape5& s);
 std::unique_ptr<workspace> make_host_workspace(dtype type, const shape5& s);

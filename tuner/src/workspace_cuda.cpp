@@ -7,6 +7,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "cuda_check.hpp"
 #include "cuda_timer.hpp"
 #include "device_helpers.hpp"
 #include "guarded_dx.hpp"
@@ -17,17 +18,6 @@
 
 namespace padtune::tuner {
 namespace {
-
-void check_cuda(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(fmt::format("{}: {}", what, cuda_error_text(e)));
-}
-
-problem_sizes sizes_of(dtype type, const shape5& s) {
-  std::string why;
-  problem_sizes z;
-  if (check_shape(s.B, s.C, s.L, s.pad_left, s.pad_right, type, &why, &z) != status::ok) throw std::runtime_error(why);
-  return z;
-}
 
 class cuda_workspace final : public workspace {
  public:

@@ -19,9 +19,8 @@ constexpr std::size_t guard_bytes = 64;
 class host_workspace final : public workspace {
  public:
   host_workspace(dtype type, const shape5& s) : type_(type), shape_(s) {
+    const problem_sizes z = sizes_of(type, s);
     std::string why;
-    problem_sizes z;
-    if (check_shape(s.B, s.C, s.L, s.pad_left, s.pad_right, type, &why, &z) != status::ok) throw std::runtime_error(why);
     dx_bytes_ = std::size_t(z.dx_bytes());
     // 64-bit words keep dy and dx aligned for every dtype.
     dy_.resize(std::size_t(z.dy_bytes()) / 8 + 1);
