@@ -17,21 +17,7 @@ nvtxDomainHandle_t domain() {
 
 nvtxStringHandle_t register_name(const std::string& name) { return nvtxDomainRegisterStringA(domain(), name.c_str()); }
 
-/// One handle per registry entry, registered on first use; the dispatcher reads it on every call,
-/// so no lock on that path.
-nvtxStringHandle_t handle_of(const instantiation& inst) {
-  static std::vector<std::atomic<nvtxStringHandle_t>> handles(registry().size());
-  const std::span<const instantiation> all = registry();
-  if (&inst < all.data() || &inst >= all.data() + all.size()) return register_name(inst.id);  // not in the registry
-  std::atomic<nvtxStringHandle_t>& h = handles[std::size_t(&inst - all.data())];
-  nvtxStringHandle_t v = h.load(std::memory_order_acquire);
-  if (!v) {
-    v = register_name(inst.id);  // two threads may both register: NVTX returns the same handle
-    h.store(v, std::memory_order_release);
-  }
-  return v;
-}
-
+/// One handle per distinct name (peers, the memcpy floor, JIT candidates), behind a lock.
 nvtxStringHandle_t handle_of(const std::string& name) {
   static std::mutex m;
   static std::map<std::string, nvtxStringHandle_t> handles;
@@ -39,6 +25,21 @@ nvtxStringHandle_t handle_of(const std::string& name) {
   auto it = handles.find(name);
   if (it == handles.end()) it = handles.emplace(name, register_name(name)).first;
   return it->second;
+}
+
+/// One handle per registry entry, registered on first use; the dispatcher reads it on every call,
+/// so no lock on that path. An instantiation outside the registry (a JIT candidate) goes by name.
+nvtxStringHandle_t handle_of(const instantiation& inst) {
+  static std::vector<std::atomic<nvtxStringHandle_t>> handles(registry().size());
+  const std::span<const instantiation> all = registry();
+  if (&inst < all.data() || &inst >= all.data() + all.size()) return handle_of(inst.id);
+  std::atomic<nvtxStringHandle_t>& h = handles[std::size_t(&inst - all.data())];
+  nvtxStringHandle_t v = h.load(std::memory_order_acquire);
+  if (!v) {
+    v = register_name(inst.id);  // two threads may both register: NVTX returns the same handle
+    h.store(v, std::memory_order_release);
+  }
+  return v;
 }
 
 void push(nvtxStringHandle_t name) {
