@@ -2,9 +2,11 @@
 # On a GPU machine: build (gpu preset), then the steps asked for, with logs and a summary in OUTDIR.
 # Usage: scripts/gpu-check.sh OUTDIR [STEP...]   steps: test memcheck racecheck isolation tune budget bench perf
 #        (default: test memcheck tune)
-#   test      ctest -L gpu (the CUDA fault-isolation test among them), then the host tests
+#   test      ctest -L gpu (the CUDA fault-isolation test among them; GPU_TEST_JOBS at once, default 4),
+#             then the host tests
 #   memcheck  compute-sanitizer memcheck over the edge suite, every instantiation (scripts/sanitize-gpu.sh)
-#   racecheck compute-sanitizer racecheck and synccheck, the same way; SANITIZE_SECONDS bounds each
+#   racecheck compute-sanitizer racecheck and synccheck, the same way; SANITIZE_SECONDS bounds each,
+#             SANITIZE_JOBS processes share the instantiations (default 4)
 #   isolation the same small tune isolated (the default) and --no-isolate: the cost of the worker
 #   tune      padtune tune over the default sweep (resumes from results/<gpu>.cache.jsonl);
 #             TUNE_SECONDS bounds it (default 480), TUNE_ARGS adds options
@@ -14,6 +16,9 @@
 #             here), each from an empty cache: both times, and each table's winners against the
 #             one-GPU cache (the one-GPU table's own figure is the noise to compare with);
 #             MPI_TUNE_ARGS adds options to both
+#   jit       padtune tune --jit over the performance suite (JIT_ARGS, default: f32, rowtile and flat):
+#             JIT kernels with the pads compiled in against the ahead-of-time ones, jit.md
+#             (scripts/compare-jit.py), the tune's log in jit.log
 #   bench     the dispatcher's overhead benchmark
 #   peers     padtune_bench over the performance suite and the peers (PyTorch, Triton) in one run:
 #             bench.json, peers.json, peers.md (scripts/compare-peers.py)
@@ -54,7 +59,7 @@ for step in $steps; do
   case $step in
     test)
       say "== ctest -L gpu"
-      ctest --preset gpu -L gpu > /tmp/padtune-ctest-gpu.log 2>&1 || { failed=1; cp /tmp/padtune-ctest-gpu.log "$out/"; }
+      ctest --preset gpu -L gpu -j "${GPU_TEST_JOBS:-4}" > /tmp/padtune-ctest-gpu.log 2>&1 || { failed=1; cp /tmp/padtune-ctest-gpu.log "$out/"; }
       grep -E "tests passed|tests failed|Total Test time" /tmp/padtune-ctest-gpu.log | tee -a "$summary"
       cat build/gpu/tests/faults_cuda/summary.txt 2>/dev/null | tee -a "$summary" \
         || say "cli.tune.cuda.faults_isolated left no summary: see the ctest log"
@@ -102,6 +107,16 @@ for step in $steps; do
       build/gpu/tuner/padtune tune --backend cuda --sizes /tmp/padtune-perf-suite.txt ${PERF_ARGS:-} --table "$out/perf.json" \
         --cache /tmp/padtune-perf.cache.jsonl > "$out/perf.txt" 2> /tmp/padtune-perf.log || failed=1
       tail -1 /tmp/padtune-perf.log | tee -a "$summary" ;;
+    jit)
+      say "== padtune tune --jit over the performance suite (${JIT_ARGS:---dtype f32 --variant rowtile flat})"
+      build/gpu/bench/padtune_bench --padtune_print_suite=perf > /tmp/padtune-perf-suite.txt
+      rm -rf /tmp/padtune-jit
+      PADTUNE_JIT_CACHE=/tmp/padtune-jit/jit-cache build/gpu/tuner/padtune tune --backend cuda --jit --cold-only \
+        --sizes /tmp/padtune-perf-suite.txt ${JIT_ARGS:---dtype f32 --variant rowtile flat} --results-dir /tmp/padtune-jit \
+        > /dev/null 2> "$out/jit.log" || failed=1
+      tail -3 "$out/jit.log" | tee -a "$summary"
+      python3 scripts/compare-jit.py /tmp/padtune-jit/*.cache.jsonl > "$out/jit.md" || failed=1
+      tail -1 "$out/jit.md" | tee -a "$summary" ;;
     isolation)
       say "== isolation overhead: one small tune isolated, then in process"
       printf '64 64 4096 3 5\n1024 32 1000 8 0\n8 8 65536 0 0\n' > /tmp/padtune-isolation-sizes.txt

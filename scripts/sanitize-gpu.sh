@@ -10,6 +10,7 @@
 #   BUILD             a built gpu preset (default build/gpu; built here if its tests are missing)
 #   SANITIZE_FILTER   gtest filter (default 'Registry/GpuKernel.*': all instantiations)
 #   SANITIZE_SECONDS  time limit per tool (default 1800); a tool stopped by it says how far it got
+#   SANITIZE_JOBS     processes per tool, each a gtest shard of the instantiations (default 4)
 # Exit: 0 nothing found; 1 a tool found an error, a test failed, or a limit stopped a tool; 4 no GPU.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,7 @@ export PATH="$PATH:/usr/local/cuda/bin"
 build=${BUILD:-build/gpu}
 filter=${SANITIZE_FILTER:-Registry/GpuKernel.*}
 limit=${SANITIZE_SECONDS:-1800}
+jobs=${SANITIZE_JOBS:-4}
 tests="$build/tests/padtune_gpu_tests"
 mkdir -p "$out"
 report="$out/sanitize.txt"
@@ -36,13 +38,29 @@ status=0
 for tool in $tools; do
   log="/tmp/padtune-$tool.log"
   start=$(date +%s)
-  timeout -k 30 "$limit" compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 \
-    "$tests" --gtest_filter="$filter" > "$log" 2>&1
-  rc=$?
+  # SANITIZE_JOBS processes, each a gtest shard of the instantiations: the tools cost host time
+  # (racecheck about 3 s per instantiation), and one GPU takes several processes at once.
+  pids=()
+  for ((shard = 0; shard < jobs; ++shard)); do
+    GTEST_TOTAL_SHARDS=$jobs GTEST_SHARD_INDEX=$shard timeout -k 30 "$limit" \
+      compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 \
+      "$tests" --gtest_filter="$filter" > "$log.$shard" 2>&1 &
+    pids+=($!)
+  done
+  rc=0
+  for pid in "${pids[@]}"; do
+    wait "$pid"; r=$?
+    # The worst exit wins: a limit (124, 137) over errors found (99) over a failed test (1).
+    case $r in 124|137) rc=$r ;; 99) [[ $rc =~ ^(124|137)$ ]] || rc=99 ;; 0) ;; *) [ "$rc" -eq 0 ] && rc=$r ;; esac
+  done
+  cat "$log".* > "$log"; rm -f "$log".*
   seconds=$(( $(date +%s) - start ))
   ran=$(grep -c '^\[ RUN      \]' "$log")
   passed=$(grep -c '^\[       OK \]' "$log")
-  found=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | tail -1 | sed 's/^=* *//')
+  # One summary per shard: add up their error counts.
+  found=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | sed 's/^=* *//' |
+    awk -v n="$jobs" '{ k = $1 " " $2; noun = $4 ($4 == "hazards" ? " " $5 : ""); sum += $3; c++ }
+      END { if (c) printf "%s %d %s (%d of %d shards reported)", k, sum, noun, c, n }')
   line="$tool: $passed of $total instantiations passed ($ran ran), ${found:-no summary}, $seconds s"
   case $rc in
     0) ;;
