@@ -1,6 +1,7 @@
 // padtune_bench: every shape of the benchmark suites (tuner/src/suites.hpp) x dtype, with rows for the
-// dispatcher, each variant at its best BLOCK_OL for the shape, the memcpy floor, the runtime's
-// strided copy (cudaMemcpy2DAsync) and the Thrust reference. Every row is verified against the
+// dispatcher, each variant at its best BLOCK_OL for the shape, the memcpy floor, the least a kernel
+// can do (a plain word copy, with small and with padtune-sized parameters), the runtime's strided
+// copy (cudaMemcpy2DAsync) and the Thrust reference. Every row is verified against the
 // reference, then timed L2-cold with CUDA events (manual time); counters give decimal GB/s and the
 // ratio to the memcpy floor measured in the same run.
 //
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "bench_case.hpp"
+#include "launch_floor_kernels.hpp"
 #include "padtune/padtune.hpp"
 #include "padtune/reference.hpp"
 #include "stats.hpp"
@@ -96,6 +98,21 @@ row_maker memcpy_row() {
   };
 }
 
+/// The least a kernel does: one 4-byte word per thread from the reference's dx, as memcpy_row.
+/// Against the memcpy floor it gives what a kernel launch itself costs L2-cold (P9's target).
+row_maker kernel_copy_row(bool big_params) {
+  return [big_params](bench_case& c, std::string& skip) {
+    if (c.dx_bytes() % 4 != 0 || c.dx_bytes() / 4 > 0xFFFFFFFFull) skip = "a word copy needs dx's bytes a multiple of 4 below 2^34";
+    const unsigned words = unsigned(c.dx_bytes() / 4);
+    return row_plan{big_params ? "word_copy_kernel_128B_params" : "word_copy_kernel",
+                    [&c, words, big_params](cudaStream_t st) {
+                      return big_params ? launch_word_copy_big_params(c.reference(), c.dx(), words, st)
+                                        : launch_word_copy(c.reference(), c.dx(), words, st);
+                    },
+                    ""};
+  };
+}
+
 row_maker memcpy2d_row() {
   return [](bench_case& c, std::string& skip) {
     const problem p = c.on_dx();
@@ -128,6 +145,8 @@ void register_shape(const suite_shape& sh, dtype type, int samples) {
   std::vector<std::pair<std::string, row_maker>> rows = {{"dispatcher", dispatcher_row()}};
   for (const char* v : {"seed", "rowtile", "flat", "flatvec"}) rows.emplace_back(v, variant_row(v));
   rows.emplace_back("memcpy", memcpy_row());
+  rows.emplace_back("kernel_copy", kernel_copy_row(false));
+  rows.emplace_back("kernel_copy_big_params", kernel_copy_row(true));
   rows.emplace_back("memcpy2d", memcpy2d_row());
   rows.emplace_back("thrust", thrust_row());
   for (auto& [row, make] : rows)
