@@ -92,44 +92,17 @@ struct rowtile_kernel {
       }
       return;
     }
-    // Tiles with chunks that have no source or only part of one (negative pads, the ends of dy):
-    // each chunk is classified, and every load of the thread is still issued before its first
-    // store (a chunk-at-a-time loop here kept one chunk in flight and cost 8% on 16-bit crops).
-    vec<W> lo[items], hi[items];
-    bool wide[items];
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      const std::int64_t c = std::int64_t(k) * threads + thread;
-      wide[k] = false;
-      lo[k] = hi[k] = zero_vec<W>();
-      if (c >= n) continue;
+    // Cold path (negative pads, chunks at the ends of dy): classify each chunk.
+    for (std::int64_t c = thread; c < n; c += threads) {
       const std::int64_t e = e0 + c * chunk_elems;
       const byte* s = src_begin + c * W;
-      if (e + chunk_elems <= a.valid_begin || e >= a.valid_end) continue;  // zeros
-      if (e >= a.valid_begin && e + chunk_elems <= a.valid_end && aligned_loads_in_bounds<W>(a, s, s, shift)) {
-        wide[k] = true;
-        lo[k] = load_vec<W>(s - shift);
-        if (shift) hi[k] = load_vec<W>(s - shift + W);
+      if (e + chunk_elems <= a.valid_begin || e >= a.valid_end) {
+        store_vec<W>(dst_begin + c * W, zero_vec<W>());
+      } else if (e >= a.valid_begin && e + chunk_elems <= a.valid_end && aligned_loads_in_bounds<W>(a, s, s, shift)) {
+        store_vec<W>(dst_begin + c * W, load_unaligned<W>(s));
       } else {
-        gather<0>(a, lo[k], row, e);
+        for (int j = 0; j < chunk_elems; ++j) copy_element<elem>(a, row, e + j);
       }
-    }
-#pragma unroll
-    for (int k = 0; k < items; ++k) {
-      const std::int64_t c = std::int64_t(k) * threads + thread;
-      if (c < n) store_vec<W>(dst_begin + c * W, wide[k] && shift ? realign(lo[k], hi[k], shift) : lo[k]);
-    }
-  }
-
-  /// Elements e.. of a chunk of the row, each from its source or zero (a chunk at a valid edge).
-  template <int J>
-  static PADTUNE_HD void gather(const pad_args& a, vec<W>& v, std::int64_t row, std::int64_t e) {
-    if constexpr (J < chunk_elems) {
-      const std::int64_t i = e + J;
-      bits_t<elem> x = 0;
-      if (i >= a.valid_begin && i < a.valid_end) x = load_element<elem>(a.dy + (row * a.OL + i + a.pad_left) * elem);
-      set_element<elem, J>(v, x);
-      gather<J + 1>(a, v, row, e);
     }
   }
 };
