@@ -1,6 +1,7 @@
 // Built by nvcc: the rules live in the device headers, as constexpr and __host__ __device__ code.
 #include "variant_rules.hpp"
 
+#include "ewise.cuh"
 #include "flat.cuh"
 #include "rowtile.cuh"
 #include "seed.cuh"
@@ -12,9 +13,10 @@ namespace pd = padtune::detail;
 variant_shape shape_of(std::string_view variant, int elem, int block_ol, int max_threads, int width) {
   pd::launch_shape s;
   variant_shape out;
-  if (variant == "seed") {
+  if (variant == "seed" || variant == "ewise") {
     s = pd::seed_shape(elem, block_ol, max_threads);
-    out.needs_zeroed_dx = pd::seed_kernel<float, 1, 1, 0>::needs_zeroed_dx;  // a constant of the variant
+    out.needs_zeroed_dx = variant == "seed" ? pd::seed_kernel<float, 1, 1, 0>::needs_zeroed_dx  // constants of the variants
+                                            : pd::ewise_kernel<float, 1, 1, 0>::needs_zeroed_dx;
     out.rule = "threads = min(BLOCK_OL, max_threads) must divide BLOCK_OL, at most 1024";
   } else if (variant == "rowtile" || variant == "flat" || variant == "flatvec") {
     s = pd::chunked_shape(elem, block_ol, max_threads, width);
@@ -39,6 +41,7 @@ std::uint64_t logical_blocks_of(std::string_view variant, int elem, int block_ol
                                            pad_left, pad_right, elem);
   if (variant == "seed") return pd::plan_seed(a, block_ol).num_blocks;
   if (variant == "rowtile") return pd::plan_rowtile(a, block_ol).num_blocks;
+  if (variant == "ewise") return pd::plan_ewise(a, block_ol).num_blocks;
   return pd::plan_flat(a, elem, width, block_ol * elem / width).num_blocks;  // flat and flatvec
 }
 
