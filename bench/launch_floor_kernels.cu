@@ -2,6 +2,8 @@
 // kernel launch's L2-cold latency with cudaMemcpyAsync's (issue 5's P9 target is 1.10x the copy).
 #include "launch_floor_kernels.hpp"
 
+#include <cstdint>
+
 namespace padtune::bench {
 namespace {
 
@@ -9,7 +11,7 @@ __global__ void empty_kernel() {}
 
 /// One 4-byte word per thread, nothing else: the smallest code that copies.
 __global__ void word_copy_kernel(const unsigned* __restrict__ src, unsigned* __restrict__ dst, unsigned words) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < words) dst[i] = src[i];
 }
 
@@ -21,11 +23,11 @@ struct big_params {
   unsigned long long unused[14];
 };
 __global__ void word_copy_big_params_kernel(const __grid_constant__ big_params p) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const std::uint64_t i = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < p.words) p.dst[i] = p.src[i];
 }
 
-unsigned blocks_of(unsigned words) { return (words + 255) / 256; }
+unsigned blocks_of(unsigned words) { return unsigned((std::uint64_t(words) + 255) / 256); }
 
 }  // namespace
 

@@ -102,7 +102,8 @@ row_maker memcpy_row() {
 /// Against the memcpy floor it gives what a kernel launch itself costs L2-cold (P9's target).
 row_maker kernel_copy_row(bool big_params) {
   return [big_params](bench_case& c, std::string& skip) {
-    if (c.dx_bytes() % 4 != 0 || c.dx_bytes() / 4 > 0xFFFFFFFFull) skip = "a word copy needs dx's bytes a multiple of 4 below 2^34";
+    if (c.dx_bytes() == 0 || c.dx_bytes() % 4 != 0 || c.dx_bytes() / 4 > 0xFFFFFFFFull)
+      skip = "a word copy needs dx's bytes a non-zero multiple of 4 below 2^34";
     const unsigned words = unsigned(c.dx_bytes() / 4);
     return row_plan{big_params ? "word_copy_kernel_128B_params" : "word_copy_kernel",
                     [&c, words, big_params](cudaStream_t st) {

@@ -5,7 +5,7 @@ Reads the measurement cache of a `padtune tune --jit` run and prints, per shape 
 ahead-of-time candidate, the best JIT candidate and their ratio, then each JIT kernel against its
 own twin (same variant, BLOCK_OL, threads and access width) over all shapes.
 
-Usage: scripts/compare-jit.py CACHE.jsonl [--markdown]
+Usage: scripts/compare-jit.py CACHE.jsonl     (prints a markdown table)
 """
 import argparse
 import json
@@ -15,6 +15,10 @@ import sys
 
 AOT = re.compile(r"^constant_pad1d_backward__(\w+?)__(\w+?)__bo(\d+)__t(\d+)__w(\d+)$")
 JIT = re.compile(r"^jit__constant_pad1d_backward__(\w+?)__(-?\d+)__(-?\d+)__(\d+)__(\w+?)__t(\d+)__w(\d+)$")
+# A JIT seed with the seed's default threads has the seed's own id: no variant, threads or width.
+JIT_SEED = re.compile(r"^jit__constant_pad1d_backward__(\w+?)__(-?\d+)__(-?\d+)__(\d+)$")
+SEED_THREADS = 256  # the JIT's default max_threads (padtune::jit::variant_choice)
+SIZE = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2}
 
 
 def twin_key(cand_id):
@@ -23,6 +27,10 @@ def twin_key(cand_id):
     if m:
         dtype, _, _, bo, variant, t, w = m.groups()
         return (dtype, variant, int(bo), int(t), int(w)), True
+    m = JIT_SEED.match(cand_id)
+    if m and m.group(1) in SIZE:
+        dtype, bo = m.group(1), int(m.group(4))
+        return (dtype, "seed", bo, min(bo, SEED_THREADS), SIZE[dtype]), True
     m = AOT.match(cand_id)
     if m:
         dtype, variant, bo, t, w = m.groups()
@@ -89,8 +97,12 @@ def main():
         jit_wins += ratio < 1
         print(f"| {shape} | {dtype} | {short(aot_id)} ({aot_us:.2f}) | {short(jit_id)} ({jit_us:.2f}) | "
               f"{ratio:.3f} | {'JIT' if ratio < 1 else 'AOT'} |")
-    print(f"\nJIT fastest on {jit_wins} of {len(rows)} shapes. Each JIT kernel against its ahead-of-time twin "
-          f"({len(twins)} pairs): median {statistics.median(twins):.3f}, min {min(twins):.3f}, max {max(twins):.3f}")
+    print(f"\nJIT fastest on {jit_wins} of {len(rows)} shapes. ", end="")
+    if twins:
+        print(f"Each JIT kernel against its ahead-of-time twin ({len(twins)} pairs): median "
+              f"{statistics.median(twins):.3f}, min {min(twins):.3f}, max {max(twins):.3f}")
+    else:
+        print("No JIT kernel has an ahead-of-time twin measured on the same shape.")
 
 
 if __name__ == "__main__":

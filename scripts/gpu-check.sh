@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On a GPU machine: build (gpu preset), then the steps asked for, with logs and a summary in OUTDIR.
-# Usage: scripts/gpu-check.sh OUTDIR [STEP...]   steps: test memcheck racecheck isolation tune budget bench perf
+# Usage: scripts/gpu-check.sh OUTDIR [STEP...]   steps: test memcheck racecheck isolation tune budget mpi jit bench peers sweep plots profile perf
 #        (default: test memcheck tune)
 #   test      ctest -L gpu (the CUDA fault-isolation test among them; GPU_TEST_JOBS at once, default 4),
 #             then the host tests

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # compute-sanitizer over the edge suite for every instantiation (the GPU tests Registry/GpuKernel.*):
 #   memcheck   out-of-bounds and misaligned global accesses, bad frees, API errors
-#   racecheck  shared-memory hazards (the kernels use none; the reference's CUB kernels do)
+#   racecheck  shared-memory hazards (no kernel of the library uses shared memory: the resource
+#              report says SHARED:0 for all, and every launch asks for 0 dynamic bytes)
 #   synccheck  barrier and warp-synchronous misuse
 #   initcheck  reads of uninitialized device memory (not in the default set: ask for it)
 # Prints one line of figures per tool and writes them to OUTDIR/sanitize.txt; a tool's log is kept
@@ -10,7 +11,8 @@
 #   BUILD             a built gpu preset (default build/gpu; built here if its tests are missing)
 #   SANITIZE_FILTER   gtest filter (default 'Registry/GpuKernel.*': all instantiations)
 #   SANITIZE_SECONDS  time limit per tool (default 1800); a tool stopped by it says how far it got
-#   SANITIZE_JOBS     processes per tool, each a gtest shard of the instantiations (default 4)
+#   SANITIZE_JOBS     processes per tool, each a gtest shard of the instantiations, spread over the
+#                     GPUs here (default: one per GPU; several on one GPU run no faster)
 # Exit: 0 nothing found; 1 a tool found an error, a test failed, or a limit stopped a tool; 4 no GPU.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +23,9 @@ export PATH="$PATH:/usr/local/cuda/bin"
 build=${BUILD:-build/gpu}
 filter=${SANITIZE_FILTER:-Registry/GpuKernel.*}
 limit=${SANITIZE_SECONDS:-1800}
-jobs=${SANITIZE_JOBS:-4}
+gpus=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU')
+jobs=${SANITIZE_JOBS:-$(( gpus > 0 ? gpus : 1 ))}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "scripts/sanitize-gpu.sh: SANITIZE_JOBS must be a positive integer, got '$jobs'"; exit 2; }
 tests="$build/tests/padtune_gpu_tests"
 mkdir -p "$out"
 report="$out/sanitize.txt"
@@ -38,11 +42,13 @@ status=0
 for tool in $tools; do
   log="/tmp/padtune-$tool.log"
   start=$(date +%s)
-  # SANITIZE_JOBS processes, each a gtest shard of the instantiations: the tools cost host time
-  # (racecheck about 3 s per instantiation), and one GPU takes several processes at once.
+  # SANITIZE_JOBS processes, each a gtest shard of the instantiations on GPU shard % GPUs: racecheck
+  # costs about 3 s per instantiation, and that time is the GPU's (two shards on one H200 took as
+  # long as one process), so only more GPUs shorten it.
   pids=()
   for ((shard = 0; shard < jobs; ++shard)); do
-    GTEST_TOTAL_SHARDS=$jobs GTEST_SHARD_INDEX=$shard timeout -k 30 "$limit" \
+    CUDA_VISIBLE_DEVICES=$(( shard % (gpus > 0 ? gpus : 1) )) GTEST_TOTAL_SHARDS=$jobs GTEST_SHARD_INDEX=$shard \
+      timeout -k 30 "$limit" \
       compute-sanitizer --tool "$tool" --error-exitcode 99 --print-limit 20 \
       "$tests" --gtest_filter="$filter" > "$log.$shard" 2>&1 &
     pids+=($!)
@@ -50,20 +56,26 @@ for tool in $tools; do
   rc=0
   for pid in "${pids[@]}"; do
     wait "$pid"; r=$?
-    # The worst exit wins: a limit (124, 137) over errors found (99) over a failed test (1).
-    case $r in 124|137) rc=$r ;; 99) [[ $rc =~ ^(124|137)$ ]] || rc=99 ;; 0) ;; *) [ "$rc" -eq 0 ] && rc=$r ;; esac
+    # The worst exit wins: errors found (99) over a limit (124, 137) over a failed test (anything else).
+    case $r in 99) rc=99 ;; 124|137) [ "$rc" -eq 99 ] || rc=$r ;; 0) ;; *) [ "$rc" -eq 0 ] && rc=$r ;; esac
   done
   cat "$log".* > "$log"; rm -f "$log".*
   seconds=$(( $(date +%s) - start ))
   ran=$(grep -c '^\[ RUN      \]' "$log")
   passed=$(grep -c '^\[       OK \]' "$log")
-  # One summary per shard: add up their error counts.
+  # One summary per shard: add up their counts ("ERROR SUMMARY: N errors", "RACECHECK SUMMARY: N
+  # hazards displayed (E errors, W warnings)").
   found=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | sed 's/^=* *//' |
-    awk -v n="$jobs" '{ k = $1 " " $2; noun = $4 ($4 == "hazards" ? " " $5 : ""); sum += $3; c++ }
-      END { if (c) printf "%s %d %s (%d of %d shards reported)", k, sum, noun, c, n }')
+    awk -v n="$jobs" '{ k = $1 " " $2; noun = $4 ($4 == "hazards" ? " " $5 : ""); sum += $3; c++
+        if ($0 ~ /errors, [0-9]+ warnings\)/) { t = $0; sub(/.*\(/, "", t); split(t, a, /[^0-9]+/); e += a[1]; w += a[2]; detail = 1 } }
+      END { if (c) printf "%s %d %s%s (%d of %d shards reported)", k, sum, noun,
+                          detail ? sprintf(" (%d errors, %d warnings)", e, w) : "", c, n }')
   line="$tool: $passed of $total instantiations passed ($ran ran), ${found:-no summary}, $seconds s"
+  # A tool that ran fewer tests than asked, with nothing else to say why, has not checked them all.
+  [ "$rc" -eq 0 ] && [ "$ran" -lt "$total" ] && rc=3
   case $rc in
     0) ;;
+    3) line="$line; only $ran of $total ran (log: $out/$tool.log)"; status=1 ;;
     124|137) line="$line; STOPPED by the $limit s limit (SANITIZE_SECONDS)"; status=1 ;;
     99) line="$line; FOUND ERRORS (log: $out/$tool.log)"; status=1 ;;
     *) line="$line; exit $rc (log: $out/$tool.log)"; status=1 ;;

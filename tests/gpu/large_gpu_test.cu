@@ -60,11 +60,12 @@ std::string check_on_device(const candidate& inst, const shape& s) {
   return "";
 }
 
-/// One instantiation per (variant, dtype): BLOCK_OL 1024 where there is one.
+/// One instantiation per (variant, dtype): BLOCK_OL 1024 where there is one (the 16-byte one of the
+/// chunked variants; seed and ewise move one element per access).
 std::vector<std::string> one_per_variant_and_dtype() {
   std::vector<std::string> ids;
   for (const instantiation& i : registry())
-    if (i.block_ol == 1024 && (i.variant == "seed" || i.access_width == 16)) ids.push_back(i.id);
+    if (i.block_ol == 1024 && (i.variant == "seed" || i.variant == "ewise" || i.access_width == 16)) ids.push_back(i.id);
   return ids;
 }
 
