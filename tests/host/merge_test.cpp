@@ -18,7 +18,7 @@ const std::string rowtile = "constant_pad1d_backward__f32__rowtile__bo1024__t256
 const std::string flat = "constant_pad1d_backward__f32__flat__bo1024__t256__w16";
 const std::string seed = "constant_pad1d_backward__f32__seed__bo256__t256__w16";
 
-fs::path fresh_dir(const std::string& name) {
+fs::path fresh_merge_dir(const std::string& name) {
   const auto d = fs::temp_directory_path() / ("padtune_merge_test_" + name);
   fs::remove_all(d);
   fs::create_directories(d);
@@ -90,7 +90,7 @@ TEST(MergeEntries, TheWinningEntryKeepsItsOwnRunnerUpAndMarginWhenNoneIsBetter) 
 }
 
 TEST(Merge, TablesOfOneModelOnTwoCardsMergeAndReadBackAndTheDispatcherUsesThem) {
-  const auto dir = fresh_dir("tables");
+  const auto dir = fresh_merge_dir("tables");
   device_fingerprint host = h200();
   host.backend = "host", host.name = "host emulation";
   const std::vector<merge_input> inputs{
@@ -190,7 +190,7 @@ tune_options host_options(const fs::path& dir, std::vector<shape5> sizes, const 
 const std::vector<shape5> part_a{{2, 3, 3000, 1, 1}, {2, 8, 4096, 3, 5}}, part_b{{2, 3, 3500, 1, 1}, {2, 4, 8, 2, 3}};
 
 TEST(Merge, CachesOfTwoShardsSelectWhatATuneOverTheirUnionSelects) {
-  const auto dir = fresh_dir("caches");
+  const auto dir = fresh_merge_dir("caches");
   ASSERT_EQ(candidates_for(dtype::f64, host_options(dir, {}, "__rowtile__bo1024__t256__w16$")).size(), 1u);
   // One candidate per dtype, so that the tune's re-timing on this machine cannot pick another.
   const std::string one = "__rowtile__bo1024__t256__w16$";
@@ -224,7 +224,7 @@ TEST(Merge, CachesOfTwoShardsSelectWhatATuneOverTheirUnionSelects) {
 }
 
 TEST(Merge, CachesWithSeveralCandidatesMergeAlikeInAnyOrderAndAsTheirUnion) {
-  const auto dir = fresh_dir("order");
+  const auto dir = fresh_merge_dir("order");
   const std::string three = "__(seed__bo256__t256__w[48]|rowtile__bo1024__t256__w16|flat__bo1024__t256__w16)$";
   const tune_report a = run_tune(host_options(dir / "a", part_a, three), nullptr);
   const tune_report b = run_tune(host_options(dir / "b", part_b, three), nullptr);
@@ -245,7 +245,7 @@ TEST(Merge, CachesWithSeveralCandidatesMergeAlikeInAnyOrderAndAsTheirUnion) {
 }
 
 TEST(Merge, ATableAndACacheMix) {
-  const auto dir = fresh_dir("mixed");
+  const auto dir = fresh_merge_dir("mixed");
   const std::string one = "__rowtile__bo1024__t256__w16$";
   const tune_report a = run_tune(host_options(dir / "a", part_a, one), nullptr);
   const tune_report b = run_tune(host_options(dir / "b", part_b, one), nullptr);
@@ -269,7 +269,7 @@ std::string input_error(const fs::path& p) {
 }
 
 TEST(Merge, BadInputsAreRefusedNamingTheFileAndLine) {
-  const auto dir = fresh_dir("bad");
+  const auto dir = fresh_merge_dir("bad");
   const tune_report a = run_tune(host_options(dir / "a", part_a, "__rowtile__bo1024__t256__w16$"), nullptr);
   std::vector<std::string> lines;
   {

@@ -66,7 +66,7 @@ class thread_team final : public work_team {
 };
 
 /// A fourth shape, so that three ranks have work to share.
-tune_options quick_options(const std::filesystem::path& dir) {
+tune_options team_options(const std::filesystem::path& dir) {
   tune_options o = quick_tune_options(dir);
   o.sizes.push_back({4, 3, 2000, 0, 0});
   o.command = "team_test";
@@ -100,7 +100,7 @@ std::vector<std::string> cache_lines(const std::filesystem::path& path) {
 TEST(Team, ThreeRanksShareTheWorkAndRankZeroWritesEachMeasurementOnce) {
   const auto dir = std::filesystem::temp_directory_path() / "padtune_team_test";
   std::filesystem::remove_all(dir);
-  const tune_options o = quick_options(dir);
+  const tune_options o = team_options(dir);
   std::size_t pairs = 0;
   for (dtype t : o.dtypes) pairs += o.sizes.size() * (candidates_for(t, o).size() + 1);
 
@@ -128,7 +128,7 @@ TEST(Team, ThreeRanksShareTheWorkAndRankZeroWritesEachMeasurementOnce) {
 TEST(Team, ATeamOfOneIsTheSingleProcessRun) {
   const auto dir = std::filesystem::temp_directory_path() / "padtune_team_test_one";
   std::filesystem::remove_all(dir);
-  const std::vector<tune_report> r = run_team(quick_options(dir), 1);
+  const std::vector<tune_report> r = run_team(team_options(dir), 1);
   EXPECT_GT(r[0].measured, 0u);
   EXPECT_TRUE(std::filesystem::exists(dir / "host-emulation.json"));
 }

@@ -11,7 +11,7 @@
 namespace padtune::tuner {
 namespace {
 
-std::filesystem::path fresh_dir(const std::string& name) {
+std::filesystem::path fresh_tune_dir(const std::string& name) {
   const auto d = std::filesystem::temp_directory_path() / ("padtune_tune_test_" + name);
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
@@ -21,7 +21,7 @@ std::filesystem::path fresh_dir(const std::string& name) {
 tune_options quick_options(const std::filesystem::path& dir) { return quick_tune_options(dir); }
 
 TEST(Tune, HostRunWritesATableAndResumesFromTheCache) {
-  const auto dir = fresh_dir("resume");
+  const auto dir = fresh_tune_dir("resume");
   const tune_options o = quick_options(dir);
   const tune_report first = run_tune(o, nullptr);
   std::size_t pairs = 0;  // shapes x (candidates + the memcpy floor), per dtype
@@ -51,7 +51,7 @@ TEST(Tune, HostRunWritesATableAndResumesFromTheCache) {
 }
 
 TEST(Tune, ATornLastLineIsRedoneAndTheRestKept) {
-  const auto dir = fresh_dir("torn");
+  const auto dir = fresh_tune_dir("torn");
   const tune_options o = quick_options(dir);
   const tune_report first = run_tune(o, nullptr);
   {  // a kill in the middle of a write leaves half a line
@@ -63,7 +63,7 @@ TEST(Tune, ATornLastLineIsRedoneAndTheRestKept) {
 }
 
 TEST(Tune, AForeignCacheIsRefused) {
-  const auto dir = fresh_dir("foreign");
+  const auto dir = fresh_tune_dir("foreign");
   const tune_options o = quick_options(dir);
   const tune_report first = run_tune(o, nullptr);
   std::string text;
@@ -96,7 +96,7 @@ TEST(Tune, AForeignCacheIsRefused) {
 }
 
 TEST(Tune, ACacheThatPredatesTheKernelHashIsUsed) {
-  const auto dir = fresh_dir("legacy");
+  const auto dir = fresh_tune_dir("legacy");
   const tune_options o = quick_options(dir);
   const tune_report first = run_tune(o, nullptr);
   std::vector<std::string> lines;
@@ -118,7 +118,7 @@ TEST(Tune, ACacheThatPredatesTheKernelHashIsUsed) {
 }
 
 TEST(Tune, AnInterruptedRunWritesAPartialTable) {
-  const auto dir = fresh_dir("interrupted");
+  const auto dir = fresh_tune_dir("interrupted");
   tune_options o = quick_options(dir);
   std::atomic<bool> stop{true};  // as if SIGINT came before the first measurement
   o.interrupted = &stop;
@@ -129,7 +129,7 @@ TEST(Tune, AnInterruptedRunWritesAPartialTable) {
 
 TEST(Tune, CroppingPadsTimeTheFloorWithinBounds) {
   // dy is far shorter than dx here: the memcpy floor must copy dx's bytes from somewhere that has them.
-  const auto dir = fresh_dir("crop");
+  const auto dir = fresh_tune_dir("crop");
   tune_options o = quick_options(dir);
   o.dtypes = {dtype::f32};
   o.sizes = {{1, 1, 1 << 20, -(1 << 19) + 100, -(1 << 19)}};
@@ -139,7 +139,7 @@ TEST(Tune, CroppingPadsTimeTheFloorWithinBounds) {
 }
 
 TEST(Tune, BudgetedSearchFillsBucketsOfSeveralShapesAndAnExhaustiveRunRedoesPruned) {
-  const auto dir = fresh_dir("budget");
+  const auto dir = fresh_tune_dir("budget");
   tune_options o = quick_options(dir);
   o.dtypes = {dtype::f32};
   o.filter = "";  // every f32 candidate, so that halving prunes
@@ -156,7 +156,7 @@ TEST(Tune, BudgetedSearchFillsBucketsOfSeveralShapesAndAnExhaustiveRunRedoesPrun
 }
 
 TEST(Tune, ARunOverOneDtypeKeepsTheOthersInTheTable) {
-  const auto dir = fresh_dir("keep");
+  const auto dir = fresh_tune_dir("keep");
   tune_options o = quick_options(dir);
   o.dtypes = {dtype::f32};
   run_tune(o, nullptr);

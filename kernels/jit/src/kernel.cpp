@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "embedded_sources.hpp"
+#include "fail.hpp"
 #include "hash.hpp"
 #include "padtune/error.hpp"
 #include "variant_rules.hpp"
@@ -42,11 +43,6 @@ const std::vector<header>& all_headers() {
 }
 
 void refuse(const std::string& what) { throw error(status::invalid_config, what); }
-
-status fail(std::string* why, status code, std::string message) {
-  if (why) *why = std::move(message);
-  return code;
-}
 
 }  // namespace
 

@@ -9,15 +9,11 @@
 #include <utility>
 #include <vector>
 
+#include "fail.hpp"
 #include "padtune/cuda_error.hpp"
 
 namespace padtune::jit {
 namespace {
-
-status fail(std::string* why, status code, std::string message) {
-  if (why) *why = std::move(message);
-  return code;
-}
 
 int arch_number(const std::string& arch) { return std::atoi(arch.c_str() + 3); }  // "sm_90a" -> 90
 
