@@ -45,9 +45,23 @@ TEST(Tune, HostRunWritesATableAndResumesFromTheCache) {
     EXPECT_TRUE(e.runner_up.has_value());
   }
 
+  // Where the time went: every fresh measurement took at least min_samples, and the phases fit
+  // inside the run's wall time.
+  const tune_phases& p = first.phases;
+  EXPECT_GE(p.samples, first.measured * std::size_t(o.measure.rule.min_samples));
+  EXPECT_GT(p.timing, 0);
+  EXPECT_GT(p.verify, 0);
+  EXPECT_GT(p.workspaces, 0);
+  EXPECT_GT(p.selection, 0);
+  EXPECT_EQ(p.waiting, 0);  // no team
+  EXPECT_LE(p.workspaces + p.verify + p.timing + p.selection, first.seconds);
+  EXPECT_NE(phases_text(p).find(std::to_string(p.samples) + " samples"), std::string::npos) << phases_text(p);
+
   const tune_report second = run_tune(o, nullptr);
   EXPECT_EQ(second.measured, 0u);
   EXPECT_EQ(second.from_cache, pairs);
+  EXPECT_EQ(second.phases.samples, 0u);
+  EXPECT_EQ(second.phases.timing, 0);
 }
 
 TEST(Tune, ATornLastLineIsRedoneAndTheRestKept) {

@@ -158,6 +158,7 @@ void tune_run::measure(model_run& model, const shape_work& w, const measure_sett
   const std::size_t done_before = done_;
   std::unique_ptr<workspace> ws;
   try {
+    const phase_timer clock(report_.phases.workspaces);
     ws = make_workspace(type, s);
   } catch (const std::exception& e) {
     for (const instantiation* i : w.missing) record(model, {i->id, type, s, "launch_failed", std::string("workspace: ") + e.what(), {}}, true);
@@ -166,7 +167,7 @@ void tune_run::measure(model_run& model, const shape_work& w, const measure_sett
     return;
   }
   if (w.floor)
-    survived(model, memcpy_floor_id, type, s, [&] { record(model, {memcpy_floor_id, type, s, "ok", "", ws->time_memcpy(m)}, true); });
+    survived(model, memcpy_floor_id, type, s, [&] { record(model, {memcpy_floor_id, type, s, "ok", "", timed([&] { return ws->time_memcpy(m); })}, true); });
   if (o_.budget_seconds) halve(model, *ws, type, s, w.missing, m);
   else
     for (const instantiation* i : w.missing) {
@@ -179,6 +180,18 @@ void tune_run::measure(model_run& model, const shape_work& w, const measure_sett
   fresh_seconds_ += seconds_since(t0);
   fresh_done_ += done_ - done_before;
   tell(where + ": done");
+}
+
+std::string tune_run::verified(workspace& ws, const instantiation& i) {
+  const phase_timer clock(report_.phases.verify);
+  return ws.verify(i);
+}
+
+timing tune_run::timed(const std::function<timing()>& take) {
+  const phase_timer clock(report_.phases.timing);
+  timing t = take();
+  report_.phases.samples += std::size_t(t.cold.samples) + std::size_t(t.hot.samples);
+  return t;
 }
 
 /// Runs one step of a candidate. An isolated candidate that faults or hangs is recorded (and
@@ -202,8 +215,8 @@ bool tune_run::survived(model_run& model, const std::string& id, dtype type, con
 void tune_run::measure_one(model_run& model, workspace& ws, dtype type, const shape5& s, const instantiation& i,
                            const measure_settings& m) {
   survived(model, i.id, type, s, [&] {
-    if (std::string e = ws.verify(i); !e.empty()) record(model, {i.id, type, s, "verify_failed", e, {}}, true);
-    else record(model, {i.id, type, s, "ok", "", ws.time(i, m)}, true);
+    if (std::string e = verified(ws, i); !e.empty()) record(model, {i.id, type, s, "verify_failed", e, {}}, true);
+    else record(model, {i.id, type, s, "ok", "", timed([&] { return ws.time(i, m); })}, true);
   });
 }
 
@@ -214,7 +227,7 @@ void tune_run::halve(model_run& model, workspace& ws, dtype type, const shape5& 
   std::vector<std::pair<const instantiation*, timing>> alive;
   for (const instantiation* i : missing)
     survived(model, i->id, type, s, [&] {
-      if (std::string e = ws.verify(*i); !e.empty()) record(model, {i->id, type, s, "verify_failed", e, {}}, true);
+      if (std::string e = verified(ws, *i); !e.empty()) record(model, {i->id, type, s, "verify_failed", e, {}}, true);
       else alive.emplace_back(i, timing{});
     });
   const int rounds[] = {3, 10};
@@ -223,16 +236,17 @@ void tune_run::halve(model_run& model, workspace& ws, dtype type, const shape5& 
     measure_settings quick = m;
     quick.hot_too = false;
     quick.rule.min_samples = quick.rule.max_samples = samples;
-    std::erase_if(alive, [&](auto& a) { return !survived(model, a.first->id, type, s, [&] { a.second = ws.time(*a.first, quick); }); });
+    std::erase_if(alive, [&](auto& a) { return !survived(model, a.first->id, type, s, [&] { a.second = timed([&] { return ws.time(*a.first, quick); }); }); });
     std::sort(alive.begin(), alive.end(), [](const auto& a, const auto& b) { return a.second.cold.median < b.second.cold.median; });
     const std::size_t keep = std::max<std::size_t>(2, (alive.size() + 3) / 4);
     for (std::size_t k = keep; k < alive.size(); ++k) record(model, {alive[k].first->id, type, s, "pruned", "", alive[k].second}, true);
     alive.resize(keep);
   }
-  for (auto& [i, t] : alive) survived(model, i->id, type, s, [&] { record(model, {i->id, type, s, "ok", "", ws.time(*i, m)}, true); });
+  for (auto& [i, t] : alive) survived(model, i->id, type, s, [&] { record(model, {i->id, type, s, "ok", "", timed([&] { return ws.time(*i, m); })}, true); });
 }
 
 void tune_run::finish(model_run& model, bool retime_here) {
+  const phase_timer clock(report_.phases.selection);
   results_table t = select(model, retime_here);
   keep_other_entries(model, t);
   write_table(t, model.table_path);
@@ -291,6 +305,12 @@ void tune_run::keep_other_entries(const model_run& model, results_table& t) cons
 }
 
 }  // namespace detail
+
+std::string phases_text(const tune_phases& p) {
+  const double per_sample = p.samples ? p.timing / double(p.samples) * 1e6 : 0.0;
+  return fmt::format("{:.1f} s workspaces, {:.1f} s verify, {:.1f} s timing ({} samples, {:.0f} us each), {:.1f} s selection, "
+                     "{:.1f} s waiting", p.workspaces, p.verify, p.timing, p.samples, per_sample, p.selection, p.waiting);
+}
 
 std::vector<const instantiation*> candidates_for(dtype type, const tune_options& o) {
   std::regex re;

@@ -49,6 +49,17 @@ struct tune_options {
 /// Progress for the CLI: done and total pairs, the seconds the rest should take, and a line.
 using progress_fn = std::function<void(std::size_t done, std::size_t total, double eta_seconds, const std::string& what)>;
 
+/// Where one process's wall time went, in seconds: the figures that tell a slow phase from a slow
+/// kernel (a team's ranks each report their own).
+struct tune_phases {
+  double workspaces = 0;    ///< each shape's buffers, random fill and reference
+  double verify = 0;        ///< candidates' launches compared against the reference
+  double timing = 0;        ///< the timed samples, the memcpy floor's included
+  double selection = 0;     ///< finalists re-timed, tables written
+  double waiting = 0;       ///< team runs: for work from rank 0, or for the other ranks to finish
+  std::size_t samples = 0;  ///< timed samples of the fresh measurements (cold and hot)
+};
+
 struct tune_report {
   results_table table;
   std::filesystem::path table_path, cache_path;
@@ -58,8 +69,12 @@ struct tune_report {
   int rank = 0;                          ///< team runs: this rank; only rank 0's report has tables
   std::vector<std::filesystem::path> other_tables;  ///< team runs: tables of the other device models
   double seconds = 0;
+  tune_phases phases;
   bool interrupted = false;
 };
+
+/// One line: "1.2 s workspaces, 0.4 s verify, 9.8 s timing (51000 samples, 192 us each), ...".
+std::string phases_text(const tune_phases& p);
 
 /// Candidates for a dtype after --variant and --filter. Throws results_error on a bad regex.
 std::vector<const instantiation*> candidates_for(dtype type, const tune_options& o);

@@ -37,6 +37,19 @@ struct model_run {
 
 std::string shape_text(dtype type, const shape5& s);
 
+/// Adds the wall time of its scope to one of tune_phases' figures, an exception's way out included.
+class phase_timer {
+ public:
+  explicit phase_timer(double& seconds) : seconds_(seconds) {}
+  ~phase_timer() { seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count(); }
+  phase_timer(const phase_timer&) = delete;
+  phase_timer& operator=(const phase_timer&) = delete;
+
+ private:
+  double& seconds_;
+  std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
+};
+
 class tune_run {
  public:
   tune_run(const tune_options& o, const progress_fn& progress) : o_(o), progress_(progress) {}
@@ -59,6 +72,9 @@ class tune_run {
   void measure(model_run& model, const shape_work& w, const measure_settings& m);
   void record(model_run& model, measurement m, bool fresh);
   void tell(const std::string& what);
+  /// ws.verify(i) and ws.time(...), with their wall time (and samples) added to the report's phases.
+  std::string verified(workspace& ws, const instantiation& i);
+  timing timed(const std::function<timing()>& take);
   template <class Step>
   bool survived(model_run& model, const std::string& id, dtype type, const shape5& s, Step&& step);
   void measure_one(model_run& model, workspace& ws, dtype type, const shape5& s, const instantiation& i,

@@ -150,10 +150,13 @@ void tune_run::lead(work_team& team, const measure_settings& m) {
   // Once stopped, the others get a while to finish their measurement in flight; a rank that is
   // gone (the launcher is then ending the job) is not waited for.
   std::optional<clock_type::time_point> stopped_at;
-  while (followers_left_ > 0) {
-    serve(team, 0.05);
-    if (stopped() && !stopped_at) stopped_at = clock_type::now();
-    if (stopped_at && clock_type::now() - *stopped_at > std::chrono::seconds(10)) break;
+  {
+    const phase_timer clock(report_.phases.waiting);
+    while (followers_left_ > 0) {
+      serve(team, 0.05);
+      if (stopped() && !stopped_at) stopped_at = clock_type::now();
+      if (stopped_at && clock_type::now() - *stopped_at > std::chrono::seconds(10)) break;
+    }
   }
   report_.interrupted = stopped();
   for (std::size_t k = 0; k < models_.size(); ++k) finish(models_[k], k == 0);  // rank 0 has a GPU of model 0 only
@@ -195,7 +198,10 @@ void tune_run::follow(work_team& team, const measure_settings& m) {
   for (;;) {
     team.send(0, ready.dump());
     std::optional<team_message> answer;
-    while (!(answer = team.receive(0, 1.0))) {
+    {
+      const phase_timer clock(report_.phases.waiting);
+      while (!(answer = team.receive(0, 1.0))) {
+      }
     }
     const json j = json::parse(answer->text);
     if (j.at("kind") == "stop") break;

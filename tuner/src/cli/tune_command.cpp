@@ -208,7 +208,8 @@ int run_tune_command(const search_options& s, const std::string& command) {
     return failed;
   }
   if (rank != 0) {  // rank 0 reports the run and writes the tables
-    fmt::print(stderr, "padtune tune: rank {}: {} measured in {:.1f} s, streamed to rank 0\n", rank, r.measured, r.seconds);
+    fmt::print(stderr, "padtune tune: rank {}: {} measured in {:.1f} s, streamed to rank 0; {}\n", rank, r.measured, r.seconds,
+               tuner::phases_text(r.phases));
     return r.interrupted ? 130 : exit_ok;
   }
   if (s.json) {
@@ -218,6 +219,7 @@ int run_tune_command(const search_options& s, const std::string& command) {
   }
   fmt::print(stderr, "padtune tune: {} measured, {} from the cache, {} failed, {} pruned in {:.1f} s; table {}, cache {}\n",
              r.measured, r.from_cache, r.failed, r.pruned, r.seconds, r.table_path.string(), r.cache_path.string());
+  fmt::print(stderr, "padtune tune: {}time: {}\n", team ? "rank 0's " : "", tuner::phases_text(r.phases));
   if (team) fmt::print(stderr, "padtune tune: {} ranks{}\n", team->size(), r.other_tables.empty() ? "" : "; tables of the other device models:");
   for (const auto& t : r.other_tables) fmt::print(stderr, "  {}\n", t.string());
   if (o.jit) {
