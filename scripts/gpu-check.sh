@@ -15,7 +15,9 @@
 #   mpi       the default sweep on one GPU, then under `mpirun -np MPI_RANKS` (default: every GPU
 #             here), each from an empty cache: both times, and each table's winners against the
 #             one-GPU cache (the one-GPU table's own figure is the noise to compare with);
-#             MPI_TUNE_ARGS adds options to both
+#             MPI_TUNE_ARGS adds options to both; then the same sweep as MPI_RANKS independent
+#             `padtune tune --shard I/N` processes at once, one GPU each, no MPI (what busy GPUs
+#             cost without a team); every run's log says where its time went
 #   jit       padtune tune --jit over the performance suite (JIT_ARGS, default: f32, rowtile and flat):
 #             JIT kernels with the pads compiled in against the ahead-of-time ones, jit.md
 #             (scripts/compare-jit.py), the tune's log in jit.log
@@ -96,7 +98,16 @@ for step in $steps; do
         ${MPI_TUNE_ARGS:-} --results-dir /tmp/padtune-mpi > /dev/null 2> "$out/mpi.log" || failed=1
       t2=$(date +%s.%N)
       say "$(echo "$t0 $t1 $t2" | awk -v n="$ranks" '{printf "one GPU %.1f s, %d ranks %.1f s: %.2f of the one-GPU time", $2 - $1, n, $3 - $2, ($3 - $2) / ($2 - $1)}')"
-      grep -E ' measured, |rank [0-9]+: ' "$out/mpi.log" | tee -a "$summary"
+      grep -E ' measured, |rank [0-9]+: |time: ' "$out/mpi-one.log" "$out/mpi.log" | tee -a "$summary"
+      rm -rf /tmp/padtune-shard-*
+      t0=$(date +%s.%N); pids=()
+      for ((i = 0; i < ranks; i++)); do
+        CUDA_VISIBLE_DEVICES=$i build/gpu/tuner/padtune tune --backend cuda ${MPI_TUNE_ARGS:-} --shard "$i/$ranks" \
+          --results-dir "/tmp/padtune-shard-$i" > /dev/null 2> "$out/mpi-shard-$i.log" & pids+=($!)
+      done
+      for p in "${pids[@]}"; do wait "$p" || failed=1; done
+      say "$ranks independent --shard processes, one GPU each: $(echo "$(date +%s.%N) $t0" | awk '{printf "%.1f", $1 - $2}') s"
+      grep -E ' measured, |time: ' "$out"/mpi-shard-*.log | tee -a "$summary"
       say "one-GPU table against the one-GPU cache (the noise):"
       python3 scripts/compare-tables.py /tmp/padtune-one/*.cache.jsonl /tmp/padtune-one/*.json 2>&1 | tee -a "$summary"
       say "mpirun table against the one-GPU cache:"
