@@ -13,9 +13,16 @@
 namespace padtune::tuner {
 guarded_dx::guarded_dx(std::size_t bytes) : bytes_(bytes) {
   check_cuda(cudaMalloc(&buffer_, bytes + 2 * guard_bytes), "cudaMalloc(dx)");
+  if (const cudaError_t e = cudaMalloc(reinterpret_cast<void**>(&answer_), sizeof *answer_); e != cudaSuccess) {
+    cudaFree(buffer_);
+    check_cuda(e, "cudaMalloc(comparison's answer)");
+  }
 }
 
-guarded_dx::~guarded_dx() { cudaFree(buffer_); }
+guarded_dx::~guarded_dx() {
+  cudaFree(answer_);
+  cudaFree(buffer_);
+}
 
 void guarded_dx::prepare(unsigned char fill) {
   check_cuda(cudaMemset(buffer_, guard_byte, bytes_ + 2 * guard_bytes), "cudaMemset(guards)");
@@ -24,7 +31,9 @@ void guarded_dx::prepare(unsigned char fill) {
 
 std::string guarded_dx::compare(const void* reference) const {
   check_cuda(cudaDeviceSynchronize(), "the kernel");
-  if (const std::int64_t at = first_difference(get(), reference, bytes_); at >= 0)
+  std::int64_t at = -1;
+  check_cuda(first_difference(get(), reference, bytes_, answer_, &at), "comparing dx with the reference");
+  if (at >= 0)
     return fmt::format("dx differs from the reference at byte {}", at);
   unsigned char guards[2 * guard_bytes];
   check_cuda(cudaMemcpy(guards, buffer_, guard_bytes, cudaMemcpyDeviceToHost), "cudaMemcpy");

@@ -28,6 +28,7 @@ class guarded_dx {
 
  private:
   void* buffer_ = nullptr;
+  unsigned long long* answer_ = nullptr;  ///< the comparison's device word
   std::size_t bytes_ = 0;
 };
 
