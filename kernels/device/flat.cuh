@@ -76,8 +76,8 @@ struct flat_kernel {
       if (first + std::int64_t(k) * threads < p.chunks) store_vec<W>(body + (first + std::int64_t(k) * threads) * W, v[k]);
   }
 
- private:
-  /// The W bytes of body chunk c: its source elements, zeros where they have none.
+  /// The W bytes of body chunk c: its source elements, zeros where they have none (staged.cuh's
+  /// path for a block it cannot stage).
   static PADTUNE_HD vec<W> load_chunk(const params& p, std::int64_t c) {
     const pad_args& a = p.a;
     std::uint64_t row, i;
@@ -94,6 +94,7 @@ struct flat_kernel {
     return v;
   }
 
+ private:
   static PADTUNE_HD void copy_flat_element(const params& p, std::int64_t e) {
     std::uint64_t row, i;
     p.row_len.divmod(std::uint64_t(e), row, i);

@@ -42,8 +42,15 @@ void launch_host(const problem& prob) {
       p.num_blocks,
       [](const void* ctx, std::uint64_t first, std::uint64_t last) {
         const auto& q = *static_cast<const typename K::params*>(ctx);
-        for (std::uint64_t b = first; b < last; ++b)
-          for (unsigned t = 0; t < unsigned(K::threads); ++t) K::run(q, b, t);
+        if constexpr (requires { K::phases; }) {  // a block's threads meet at barriers between phases
+          typename K::stage s{};  // the block's shared memory
+          for (std::uint64_t b = first; b < last; ++b)
+            for (int phase = 0; phase < K::phases; ++phase)
+              for (unsigned t = 0; t < unsigned(K::threads); ++t) K::run_phase(q, b, t, phase, s);
+        } else {
+          for (std::uint64_t b = first; b < last; ++b)
+            for (unsigned t = 0; t < unsigned(K::threads); ++t) K::run(q, b, t);
+        }
       },
       &p);
 }

@@ -109,7 +109,7 @@ TEST_P(GpuLargeJit, MoreThan65535Rows) {
   EXPECT_EQ(check_on_device(candidate_of(k), s), "") << k.id() << " on " << s.str();
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryVariant, GpuLargeJit, ::testing::Values("seed", "rowtile", "flat", "flatvec", "ewise"),
+INSTANTIATE_TEST_SUITE_P(EveryVariant, GpuLargeJit, ::testing::Values("seed", "rowtile", "flat", "flatvec", "ewise", "staged"),
                          [](const auto& info) { return std::string(info.param); });
 
 }  // namespace

@@ -16,6 +16,7 @@ std::vector<shape> edge_suite() {
       {2, 2, 10, -2, -3},    {1, 1, 5, -5, 0},      // OL = 0
       {1, 70000, 3, 1, 1},   // more rows than a grid dimension of 65535
       {1, 2, 8191, 1, 0},    {3, 1, 262147, 5, 11},
+      {2, 512, 4, 30, 33},   // pads 16x the rows: a tile's sources outgrow staged's stage
   };
   for (std::int64_t p = 0; p <= 16; ++p) s.push_back({1, 3, 1023, p, 5});
   return s;

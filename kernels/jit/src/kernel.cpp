@@ -15,7 +15,7 @@
 namespace padtune::jit {
 namespace {
 
-constexpr std::string_view variants[] = {"seed", "rowtile", "flat", "flatvec", "ewise"};
+constexpr std::string_view variants[] = {"seed", "rowtile", "flat", "flatvec", "ewise", "staged"};
 constexpr int default_width = 16;
 const int default_max_threads = variant_choice{}.max_threads;
 // Beyond these the unrolled loops of a tile make compiles slow for no gain (the registry stops at 8192).

@@ -5,6 +5,7 @@
 #include "flat.cuh"
 #include "rowtile.cuh"
 #include "seed.cuh"
+#include "staged.cuh"
 
 namespace padtune::jit::detail {
 
@@ -18,14 +19,18 @@ variant_shape shape_of(std::string_view variant, int elem, int block_ol, int max
     out.needs_zeroed_dx = variant == "seed" ? pd::seed_kernel<float, 1, 1, 0>::needs_zeroed_dx  // constants of the variants
                                             : pd::ewise_kernel<float, 1, 1, 0>::needs_zeroed_dx;
     out.rule = "threads = min(BLOCK_OL, max_threads) must divide BLOCK_OL, at most 1024";
-  } else if (variant == "rowtile" || variant == "flat" || variant == "flatvec") {
+  } else if (variant == "rowtile" || variant == "flat" || variant == "flatvec" || variant == "staged") {
     s = pd::chunked_shape(elem, block_ol, max_threads, width);
+    if (variant == "staged") s.valid = s.valid && pd::stage_bytes_of(elem, block_ol) <= pd::max_stage_bytes;
     out.needs_zeroed_dx = variant == "rowtile" ? pd::rowtile_kernel<float, 64, 16, 16>::needs_zeroed_dx
                                                : pd::flat_kernel<float, 64, 16, 16>::needs_zeroed_dx;
-    out.rule =
-        "width is 4, 8 or 16 and at least the element size; a tile of BLOCK_OL elements is chunks of width bytes, "
-        "at least one; threads = min(chunks, max_threads) must divide them, hold at least width / element size "
-        "threads, give each thread at most 16 chunks and be at most 1024";
+#define PADTUNE_CHUNKED_RULE                                                                                  \
+  "width is 4, 8 or 16 and at least the element size; a tile of BLOCK_OL elements is chunks of width bytes, at " \
+  "least one; threads = min(chunks, max_threads) must divide them, hold at least width / element size threads, "  \
+  "give each thread at most 16 chunks and be at most 1024"
+    out.rule = variant == "staged" ? PADTUNE_CHUNKED_RULE "; the stage, 2 * BLOCK_OL * element size + 64 bytes, at most 48 KB"
+                                   : PADTUNE_CHUNKED_RULE;
+#undef PADTUNE_CHUNKED_RULE
   } else {
     return out;
   }
@@ -42,7 +47,7 @@ std::uint64_t logical_blocks_of(std::string_view variant, int elem, int block_ol
   if (variant == "seed") return pd::plan_seed(a, block_ol).num_blocks;
   if (variant == "rowtile") return pd::plan_rowtile(a, block_ol).num_blocks;
   if (variant == "ewise") return pd::plan_ewise(a, block_ol).num_blocks;
-  return pd::plan_flat(a, elem, width, block_ol * elem / width).num_blocks;  // flat and flatvec
+  return pd::plan_flat(a, elem, width, block_ol * elem / width).num_blocks;  // flat, flatvec and staged
 }
 
 }  // namespace padtune::jit::detail
