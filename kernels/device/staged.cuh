@@ -48,10 +48,14 @@ PADTUNE_HD void stage_copies_done() {
 #endif
 }
 
-/// A tile's stage: room for sources up to twice the tile (rows whose pads are at most as long as the
-/// rows), the alignment of both ends and the word read past a realigned chunk's end. It is static
-/// shared memory, so at most 48 KB.
-__host__ __device__ constexpr long long stage_bytes_of(int elem, int block_ol) { return 2LL * block_ol * elem + 64; }
+/// A tile's stage: room for sources up to 1.25 times the tile (pads up to a quarter of the rows), the
+/// alignment of both ends and the word read past a realigned chunk's end. It is static shared
+/// memory, so at most 48 KB. A smaller stage leaves room for more blocks per SM, and so more bytes in
+/// flight: on the H200, 16-bit P5 took 1.27x the copy with 64 KB of stages in flight per SM, 1.10x
+/// with 96 KB (bench/NOTES.md v7).
+__host__ __device__ constexpr long long stage_bytes_of(int elem, int block_ol) {
+  return 5LL * block_ol * elem / 4 + 64;
+}
 inline constexpr long long max_stage_bytes = 48 * 1024;
 
 template <class T, int BLOCK_OL, int MAX_THREADS, int W>

@@ -28,7 +28,7 @@ variant_shape shape_of(std::string_view variant, int elem, int block_ol, int max
   "width is 4, 8 or 16 and at least the element size; a tile of BLOCK_OL elements is chunks of width bytes, at " \
   "least one; threads = min(chunks, max_threads) must divide them, hold at least width / element size threads, "  \
   "give each thread at most 16 chunks and be at most 1024"
-    out.rule = variant == "staged" ? PADTUNE_CHUNKED_RULE "; the stage, 2 * BLOCK_OL * element size + 64 bytes, at most 48 KB"
+    out.rule = variant == "staged" ? PADTUNE_CHUNKED_RULE "; the stage, 1.25 * BLOCK_OL * element size + 64 bytes, at most 48 KB"
                                    : PADTUNE_CHUNKED_RULE;
 #undef PADTUNE_CHUNKED_RULE
   } else {
