@@ -1,10 +1,12 @@
 // The work team over MPI: point-to-point messages of JSON text on a communicator of its own, polled
 // with MPI_Iprobe so that a rank that waits sleeps instead of spinning (ranks share cores under
-// --oversubscribe, and rank 0 polls between its own measurements).
+// --oversubscribe, and rank 0 polls between its own measurements). Sends do not wait for the
+// receiver: rank 0 receives only between two of its own measurements.
 #include <mpi.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <list>
 #include <thread>
 
 #include "launcher_env.hpp"
@@ -31,6 +33,7 @@ class mpi_team final : public work_team {
   }
 
   ~mpi_team() override {
+    finish_sends(true);
     MPI_Comm_free(&comm_);
     MPI_Finalize();
   }
@@ -53,13 +56,18 @@ class mpi_team final : public work_team {
     return out;
   }
 
+  /// Returns at once: the text is kept until the send completes (MPI keeps the order of the sends).
   void send(int to, const std::string& text) override {
-    MPI_Send(text.data(), int(text.size()), MPI_CHAR, to, message_tag, comm_);
+    finish_sends(false);
+    outgoing& o = sending_.emplace_back();
+    o.text = text;
+    MPI_Isend(o.text.data(), int(o.text.size()), MPI_CHAR, to, message_tag, comm_, &o.request);
   }
 
   std::optional<team_message> receive(int from, double seconds) override {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     for (;;) {
+      finish_sends(false);
       int arrived = 0;
       MPI_Status status;
       MPI_Iprobe(from < 0 ? MPI_ANY_SOURCE : from, message_tag, comm_, &arrived, &status);
@@ -81,6 +89,22 @@ class mpi_team final : public work_team {
   }
 
  private:
+  struct outgoing {
+    MPI_Request request = MPI_REQUEST_NULL;
+    std::string text;  ///< the send's buffer, alive until it completes
+  };
+
+  /// Forgets the sends that completed; with wait, first waits for all of them.
+  void finish_sends(bool wait) {
+    for (auto it = sending_.begin(); it != sending_.end();) {
+      int done = 1;
+      if (wait) MPI_Wait(&it->request, MPI_STATUS_IGNORE);
+      else MPI_Test(&it->request, &done, MPI_STATUS_IGNORE);
+      it = done ? sending_.erase(it) : std::next(it);
+    }
+  }
+
+  std::list<outgoing> sending_;  // a list: a send's buffer must not move
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1, local_rank_ = 0;
 };

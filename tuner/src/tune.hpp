@@ -56,7 +56,7 @@ struct tune_phases {
   double verify = 0;        ///< candidates' launches compared against the reference
   double timing = 0;        ///< the timed samples, the memcpy floor's included
   double selection = 0;     ///< finalists re-timed, tables written
-  double waiting = 0;       ///< team runs: for work from rank 0, or for the other ranks to finish
+  double waiting = 0;       ///< team runs: sending to rank 0 and waiting for its work, or for the other ranks
   std::size_t samples = 0;  ///< timed samples of the fresh measurements (cold and hot)
 };
 

@@ -191,7 +191,10 @@ void tune_run::follow(work_team& team, const measure_settings& m) {
   const long die = rank_ == 1 ? die_after() : 0;
   long sent = 0;
   sink_ = [&](const measurement& x) {
-    team.send(0, json{{"kind", "measurement"}, {"m", tuner::to_json(x)}}.dump());
+    {
+      const phase_timer clock(report_.phases.waiting);
+      team.send(0, json{{"kind", "measurement"}, {"m", tuner::to_json(x)}}.dump());
+    }
     if (die > 0 && ++sent >= die) ::_exit(1);  // the test hook: as abrupt as a kill
   };
   json ready = {{"kind", "ready"}};
