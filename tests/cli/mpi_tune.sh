@@ -31,7 +31,11 @@ for n in 2 3; do
   grep -q "padtune tune: $n ranks" "$dir/np$n.out" || fail "-np $n: no '$n ranks' line: $(tail -3 "$dir/np$n.out")"
   for ((r = 1; r < n; ++r)); do
     grep -qE "rank $r: [1-9][0-9]* measured" "$dir/np$n.out" || fail "-np $n: rank $r measured nothing: $(grep "rank $r" "$dir/np$n.out")"
+    # Each rank says where its time went; a follower waits for work at least once.
+    grep -qE "rank $r: .* [0-9.]+ s timing \([1-9][0-9]* samples, .* [0-9.]+ s waiting" "$dir/np$n.out" ||
+      fail "-np $n: rank $r's time line: $(grep "rank $r: .*measured" "$dir/np$n.out")"
   done
+  grep -qE "rank 0's time: .* [0-9.]+ s selection, " "$dir/np$n.out" || fail "-np $n: no time line of rank 0"
   python3 "$here/mpi_runs.py" "$dir/single" "$dir/np$n" || exit 1
   "$padtune" tune "${args[@]}" --results-dir "$dir/np$n" > "$dir/np$n.plain.out" 2>&1 &&
     grep -qE " 0 measured, [1-9][0-9]* from the cache" "$dir/np$n.plain.out" ||

@@ -56,7 +56,8 @@ cudaError_t first_difference(const void* a, const void* b, std::size_t n, unsign
     head = std::min<std::uint64_t>(n, (16 - reinterpret_cast<std::uintptr_t>(x) % 16) % 16);
   const std::uint64_t words = (n - head) / 16;
   if (const cudaError_t e = cudaMemset(answer, 0xFF, sizeof *answer); e != cudaSuccess) return e;
-  first_difference_kernel<<<2048, 256>>>(x, y, n, head, words, answer);
+  const std::uint64_t units = head + words + (n - head - words * 16);
+  first_difference_kernel<<<unsigned(std::min<std::uint64_t>(2048, (units + 255) / 256)), 256>>>(x, y, n, head, words, answer);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   unsigned long long found = 0;
   if (const cudaError_t e = cudaMemcpy(&found, answer, sizeof found, cudaMemcpyDeviceToHost); e != cudaSuccess) return e;

@@ -50,7 +50,9 @@ struct tune_options {
 using progress_fn = std::function<void(std::size_t done, std::size_t total, double eta_seconds, const std::string& what)>;
 
 /// Where one process's wall time went, in seconds: the figures that tell a slow phase from a slow
-/// kernel (a team's ranks each report their own).
+/// kernel (a team's ranks each report their own). Not in any figure: planning, starting the
+/// worker, and rank 0's answers to the other ranks between its own measurements (their cache lines
+/// included).
 struct tune_phases {
   double workspaces = 0;    ///< each shape's buffers, random fill and reference
   double verify = 0;        ///< candidates' launches compared against the reference

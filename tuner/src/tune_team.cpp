@@ -7,8 +7,9 @@
 // ranks of unequal speed (rank 0's own answering, a slower card). A shape, not a candidate, is the
 // unit because its workspace (allocation, random fill, reference) is built once for all its
 // candidates. Every measurement is streamed to rank 0 as it is made, and rank 0 appends and flushes
-// it to the cache: one writer, and a rank that dies loses only the measurement in flight and the
-// rest of its shape, which the next run measures (OpenMPI ends the job when a rank dies).
+// it to the cache: one writer, and a rank that dies loses only its measurement in flight, those it
+// sent that had not yet left it, and the rest of its shape, which the next run measures (OpenMPI
+// ends the job when a rank dies).
 //
 // Messages (JSON text): to rank 0 {"kind": "ready", "after": text} (asks for work),
 // {"kind": "measurement", "m": cache line}, {"kind": "stopped"} (interrupted: asks for nothing more);

@@ -24,8 +24,8 @@ class work_team {
   virtual int local_rank() const = 0;
   /// Collective: every rank's text, in rank order.
   virtual std::vector<std::string> all_gather(const std::string& mine) = 0;
-  /// Sends one message to a rank; returns once the text may be reused (small messages do not wait
-  /// for the receiver).
+  /// Sends one message to a rank; returns at once, without waiting for the receiver (the text is
+  /// copied).
   virtual void send(int to, const std::string& text) = 0;
   /// The next message from `from` (any rank when -1), waiting at most `seconds` without spinning
   /// the CPU; nullopt when none came.

@@ -11,6 +11,15 @@ namespace padtune::jit::detail {
 
 namespace pd = padtune::detail;
 
+// The chunked variants' rule, in words (staged adds its stage), for the error that refuses a configuration.
+#define PADTUNE_CHUNKED_RULE                                                                                       \
+  "width is 4, 8 or 16 and at least the element size; a tile of BLOCK_OL elements is chunks of width bytes, at least " \
+  "one; threads = min(chunks, max_threads) must divide them, hold at least width / element size threads, give each "   \
+  "thread at most 16 chunks and be at most 1024"
+constexpr const char chunked_rule[] = PADTUNE_CHUNKED_RULE;
+constexpr const char staged_rule[] = PADTUNE_CHUNKED_RULE "; the stage, 1.25 * BLOCK_OL * element size + 64 bytes, at most 48 KB";
+#undef PADTUNE_CHUNKED_RULE
+
 variant_shape shape_of(std::string_view variant, int elem, int block_ol, int max_threads, int width) {
   pd::launch_shape s;
   variant_shape out;
@@ -24,13 +33,7 @@ variant_shape shape_of(std::string_view variant, int elem, int block_ol, int max
     if (variant == "staged") s.valid = s.valid && pd::stage_bytes_of(elem, block_ol) <= pd::max_stage_bytes;
     out.needs_zeroed_dx = variant == "rowtile" ? pd::rowtile_kernel<float, 64, 16, 16>::needs_zeroed_dx
                                                : pd::flat_kernel<float, 64, 16, 16>::needs_zeroed_dx;
-#define PADTUNE_CHUNKED_RULE                                                                                  \
-  "width is 4, 8 or 16 and at least the element size; a tile of BLOCK_OL elements is chunks of width bytes, at " \
-  "least one; threads = min(chunks, max_threads) must divide them, hold at least width / element size threads, "  \
-  "give each thread at most 16 chunks and be at most 1024"
-    out.rule = variant == "staged" ? PADTUNE_CHUNKED_RULE "; the stage, 1.25 * BLOCK_OL * element size + 64 bytes, at most 48 KB"
-                                   : PADTUNE_CHUNKED_RULE;
-#undef PADTUNE_CHUNKED_RULE
+    out.rule = variant == "staged" ? staged_rule : chunked_rule;
   } else {
     return out;
   }
