@@ -41,6 +41,7 @@ export PATH="$PATH:/usr/local/cuda/bin"
 summary="$out/summary.txt"
 : > "$summary"
 say() { echo "$*" | tee -a "$summary"; }
+seconds_since() { awk -v t0="$1" -v now="$(date +%s.%N)" 'BEGIN { printf "%.1f", now - t0 }'; }  # T0 from date +%s.%N
 failed=0
 
 say "== device"
@@ -106,7 +107,7 @@ for step in $steps; do
           --results-dir "/tmp/padtune-shard-$i" > /dev/null 2> "$out/mpi-shard-$i.log" & pids+=($!)
       done
       for p in "${pids[@]}"; do wait "$p" || failed=1; done
-      say "$ranks independent --shard processes, one GPU each: $(echo "$(date +%s.%N) $t0" | awk '{printf "%.1f", $1 - $2}') s"
+      say "$ranks independent --shard processes, one GPU each: $(seconds_since "$t0") s"
       grep -E ' measured, |time: ' "$out"/mpi-shard-*.log | tee -a "$summary"
       say "one-GPU table against the one-GPU cache (the noise):"
       python3 scripts/compare-tables.py /tmp/padtune-one/*.cache.jsonl /tmp/padtune-one/*.json 2>&1 | tee -a "$summary"
@@ -136,7 +137,7 @@ for step in $steps; do
         t0=$(date +%s.%N)
         build/gpu/tuner/padtune tune --backend cuda --dtype f32 --variant rowtile flat --sizes /tmp/padtune-isolation-sizes.txt \
           --results-dir /tmp/padtune-isolation $mode > /dev/null 2> /tmp/padtune-isolation.log || failed=1
-        say "$mode: $(echo "$(date +%s.%N) $t0" | awk '{printf "%.1f", $1 - $2}') s, $(grep -oE '[0-9]+ measured' /tmp/padtune-isolation.log)"
+        say "$mode: $(seconds_since "$t0") s, $(grep -oE '[0-9]+ measured' /tmp/padtune-isolation.log)"
       done ;;
     bench)
       say "== dispatcher overhead"
