@@ -57,11 +57,7 @@ struct flat_kernel {
 
   static PADTUNE_HD void run(const params& p, std::uint64_t block, unsigned thread) {
     const pad_args& a = p.a;
-    if (block == 0) {  // the unaligned ends of dx, element by element
-      const std::int64_t tail_begin = p.head + p.chunks * chunk_elems;
-      for (std::int64_t e = thread; e < p.head; e += threads) copy_flat_element(p, e);
-      for (std::int64_t e = tail_begin + thread; e < tail_begin + p.tail; e += threads) copy_flat_element(p, e);
-    }
+    if (block == 0) copy_ends(p, thread);
     // Every load of the thread's chunks first, then every store: a load from dy cannot move above
     // a store to dx (the compiler must assume they alias), so a load-store loop would keep one
     // chunk in flight per thread; this keeps `items`.
@@ -76,8 +72,15 @@ struct flat_kernel {
       if (first + std::int64_t(k) * threads < p.chunks) store_vec<W>(body + (first + std::int64_t(k) * threads) * W, v[k]);
   }
 
+  /// Block 0's share besides its chunks: the unaligned ends of dx, element by element.
+  static PADTUNE_HD void copy_ends(const params& p, unsigned thread) {
+    const std::int64_t tail_begin = p.head + p.chunks * chunk_elems;
+    for (std::int64_t e = thread; e < p.head; e += threads) copy_flat_element(p, e);
+    for (std::int64_t e = tail_begin + thread; e < tail_begin + p.tail; e += threads) copy_flat_element(p, e);
+  }
+
   /// The W bytes of body chunk c: its source elements, zeros where they have none (staged.cuh's
-  /// path for a block it cannot stage).
+  /// path for a tile it cannot stage).
   static PADTUNE_HD vec<W> load_chunk(const params& p, std::int64_t c) {
     const pad_args& a = p.a;
     std::uint64_t row, i;
@@ -90,8 +93,28 @@ struct flat_kernel {
       }
     }
     vec<W> v = zero_vec<W>();
-    gather<0>(a, v, std::int64_t(i), src);
+    gather<0>(a, dy_elements{a.dy}, v, std::int64_t(i), src);
     return v;
+  }
+
+  /// dy element src, read from global memory.
+  struct dy_elements {
+    const byte* dy;
+    PADTUNE_HD bits_t<elem> operator()(std::int64_t src) const { return load_element<elem>(dy + src * elem); }
+  };
+
+  /// Element J of a chunk and those after it: dx position i of its row, whose source is dy element
+  /// src, read by `source` (dy itself, or staged.cuh's copy of it).
+  template <int J, class Source>
+  static PADTUNE_HD void gather(const pad_args& a, const Source& source, vec<W>& v, std::int64_t i, std::int64_t src) {
+    if constexpr (J < chunk_elems) {
+      bits_t<elem> x = 0;
+      if (i >= a.valid_begin && i < a.valid_end) x = source(src);
+      set_element<elem, J>(v, x);
+      ++i, ++src;
+      if (i == a.L) i = 0, src += a.OL - a.L;  // next row
+      gather<J + 1>(a, source, v, i, src);
+    }
   }
 
  private:
@@ -99,19 +122,6 @@ struct flat_kernel {
     std::uint64_t row, i;
     p.row_len.divmod(std::uint64_t(e), row, i);
     copy_element<elem>(p.a, std::int64_t(row), std::int64_t(i));
-  }
-
-  /// Element J of the chunk: dx position i of its row, whose source is dy element src.
-  template <int J>
-  static PADTUNE_HD void gather(const pad_args& a, vec<W>& v, std::int64_t i, std::int64_t src) {
-    if constexpr (J < chunk_elems) {
-      bits_t<elem> x = 0;
-      if (i >= a.valid_begin && i < a.valid_end) x = load_element<elem>(a.dy + src * elem);
-      set_element<elem, J>(v, x);
-      ++i, ++src;
-      if (i == a.L) i = 0, src += a.OL - a.L;  // next row
-      gather<J + 1>(a, v, i, src);
-    }
   }
 };
 
