@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # compute-sanitizer over the edge suite for every instantiation (the GPU tests Registry/GpuKernel.*):
 #   memcheck   out-of-bounds and misaligned global accesses, bad frees, API errors
-#   racecheck  shared-memory hazards (no kernel of the library uses shared memory: the resource
-#              report says SHARED:0 for all, and every launch asks for 0 dynamic bytes)
+#   racecheck  shared-memory hazards (staged is the one variant with shared memory: its stages,
+#              refilled while the block stores from another)
 #   synccheck  barrier and warp-synchronous misuse
 #   initcheck  reads of uninitialized device memory (not in the default set: ask for it)
 # Prints one line of figures per tool and writes them to OUTDIR/sanitize.txt; a tool's log is kept
