@@ -27,16 +27,18 @@ __global__ void __launch_bounds__(K::threads) cuda_entry(const __grid_constant__
   run_grid<K>(p);
 }
 
-/// The same, asked once per device and kernel: the answer is a property of both.
+/// resident_blocks for a persistent kernel, which asks for the most shared memory per SM, once per
+/// device and kernel: the answer is a property of both.
 template <class K>
 std::uint64_t resident_blocks_of() {
   constexpr int max_devices = 64;
   static std::atomic<std::uint64_t> known[max_devices] = {};
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) return cudaGetLastError(), 0;
-  if (device < 0 || device >= max_devices) return resident_blocks(reinterpret_cast<const void*>(&cuda_entry<K>), K::threads);
+  const auto ask = [] { return resident_blocks(reinterpret_cast<const void*>(&cuda_entry<K>), K::threads, true); };
+  if (device < 0 || device >= max_devices) return ask();
   std::uint64_t n = known[device].load(std::memory_order_relaxed);
-  if (n == 0) known[device].store(n = resident_blocks(reinterpret_cast<const void*>(&cuda_entry<K>), K::threads));
+  if (n == 0) known[device].store(n = ask(), std::memory_order_relaxed);
   return n;
 }
 

@@ -4,9 +4,12 @@
 
 namespace padtune::detail {
 
-std::uint64_t resident_blocks(const void* entry, int threads_per_block) {
+std::uint64_t resident_blocks(const void* entry, int threads_per_block, bool prefer_shared) {
   int device = 0, sms = 0, per_sm = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
+  if ((prefer_shared &&
+       cudaFuncSetAttribute(entry, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared) !=
+           cudaSuccess) ||
+      cudaGetDevice(&device) != cudaSuccess ||
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, entry, threads_per_block, 0) != cudaSuccess) {
     cudaGetLastError();  // a failed query is no error of the launch that follows

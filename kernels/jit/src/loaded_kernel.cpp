@@ -91,7 +91,8 @@ void loaded_kernel::load() {
   // once per thread (its arguments are the seed's tuple, so the plan cannot come from the host), and
   // a thread that walks several logical blocks pays for that once; a persistent kernel (staged)
   // takes one wave as its grid. Without the figure, no cap: every kernel is correct on any grid.
-  resident_blocks_ = padtune::detail::resident_blocks(reinterpret_cast<const void*>(entry_), kernel_.threads());
+  resident_blocks_ = padtune::detail::resident_blocks(reinterpret_cast<const void*>(entry_), kernel_.threads(),
+                                                      kernel_.variant() == "staged");
 }
 
 status loaded_kernel::enqueue(const void* dy, void* dx, std::int32_t B, std::int32_t C, std::int32_t L, std::int32_t OL,
