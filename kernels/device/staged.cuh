@@ -109,13 +109,13 @@ struct staged_kernel : private flat_kernel<T, BLOCK_OL, MAX_THREADS, W, true> {
                                         shared_storage& s) {
     if (block == 0)
       for (unsigned t = team.first; t < team.last; ++t) direct::copy_ends(p, t);
-    // An equal share without a product that could overflow: the first r blocks take q + 1 chunks.
-    const std::uint64_t q = std::uint64_t(p.chunks) / grid, r = std::uint64_t(p.chunks) % grid;
-    const std::int64_t first = std::int64_t(block * q + (block < r ? block : r));
-    const std::int64_t last = first + std::int64_t(q) + (block < r ? 1 : 0);
-    const std::int64_t tiles = (last - first + block_chunks - 1) / block_chunks;
-    auto tile_begin = [&](std::int64_t k) { return first + k * block_chunks; };
-    auto tile_end = [&](std::int64_t k) { return tile_begin(k + 1) < last ? tile_begin(k + 1) : last; };
+    // Tiles block, block + grid, block + 2 grid, ...: at any moment the grid works on neighbouring
+    // tiles, as a grid-stride loop does.
+    const std::int64_t all_tiles = (p.chunks + block_chunks - 1) / block_chunks;
+    const std::int64_t tiles =
+        std::int64_t(block) < all_tiles ? (all_tiles - 1 - std::int64_t(block)) / std::int64_t(grid) + 1 : 0;
+    auto tile_begin = [&](std::int64_t k) { return (std::int64_t(block) + k * std::int64_t(grid)) * block_chunks; };
+    auto tile_end = [&](std::int64_t k) { return tile_begin(k) + block_chunks < p.chunks ? tile_begin(k) + block_chunks : p.chunks; };
 
     for (int k = 0; k < stages - 1; ++k) {
       if (k < tiles) stage_tile(p, tile_begin(k), tile_end(k), team, s.stage[k]);
