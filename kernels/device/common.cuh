@@ -258,38 +258,10 @@ struct tiled_params {
   std::uint64_t num_blocks = 0;
 };
 
-/// True for a kernel that runs on a persistent grid (staged.cuh): each block of the grid takes its
-/// share of the problem through K::run_persistent, in as many steps as it needs, with barriers
-/// between them. The launch caps such a grid at one wave of resident blocks.
-template <class K, class = void> struct is_persistent {
-  static constexpr bool value = false;
-};
-template <class K> struct is_persistent<K, decltype(void(K::persistent))> {
-  static constexpr bool value = K::persistent;
-};
-
-/// The threads [first, last) of one block that run a persistent kernel's schedule together: on the
-/// device the calling thread alone, whose barrier is __syncthreads; in the host emulation every
-/// thread of the block in turn, so that between two barriers each runs to the next before another.
-struct block_team {
-  unsigned first = 0, last = 0;
-  PADTUNE_HD void sync() const {
-#if defined(__CUDA_ARCH__)
-    __syncthreads();
-#endif
-  }
-};
-
 /// The CUDA side of every launch, ahead of time or JIT: logical blocks beyond the grid are walked
-/// by a grid-stride loop, so any grid size is correct and the host's only sizes it for speed. A
-/// persistent kernel divides the problem by the grid it finds, which is then just as free.
+/// by a grid-stride loop, so any grid size is correct and the host's only sizes it for speed.
 template <class K> __device__ __forceinline__ void run_grid(const typename K::params& p) {
-  if constexpr (is_persistent<K>::value) {
-    __shared__ typename K::shared_storage shared;
-    K::run_persistent(p, blockIdx.x, gridDim.x, block_team{threadIdx.x, threadIdx.x + 1}, shared);
-  } else {
-    for (std::uint64_t b = blockIdx.x; b < p.num_blocks; b += gridDim.x) K::run(p, b, threadIdx.x);
-  }
+  for (std::uint64_t b = blockIdx.x; b < p.num_blocks; b += gridDim.x) K::run(p, b, threadIdx.x);
 }
 
 /// True if the W-aligned loads that cover W source bytes starting at each of src_first..src_last

@@ -24,9 +24,8 @@
 // The same tiles as flat, so that each is compared with and without wide loads.
 #define PADTUNE_FLATVEC_CONFIGS(X) PADTUNE_FLAT_CONFIGS(X)
 
-// A block keeps three stages of 1.25 times its tile in static shared memory (at most 48 KB), so the
-// larger tiles exist for the narrower dtypes only; small blocks leave room for many per SM, and so
-// for the most bytes in flight per SM.
+// A block stages 1.25 times its tile in static shared memory (at most 48 KB), so the larger tiles exist
+// for the narrower dtypes only; large tiles on few threads keep the most bytes in flight per SM.
 #define PADTUNE_STAGED_CONFIGS(X)                                                                 \
-  X(128, 64, 16) X(256, 64, 16) X(512, 64, 16) X(1024, 64, 16) X(1024, 128, 16) X(2048, 64, 16)    \
-  X(2048, 128, 16) X(2048, 256, 16) X(4096, 128, 16) X(4096, 256, 16)
+  X(256, 64, 16) X(1024, 128, 16) X(2048, 128, 16) X(4096, 128, 16) X(4096, 256, 16) X(8192, 128, 16) \
+  X(8192, 256, 16) X(16384, 256, 16)

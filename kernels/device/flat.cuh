@@ -80,7 +80,7 @@ struct flat_kernel {
   }
 
   /// The W bytes of body chunk c: its source elements, zeros where they have none (staged.cuh's
-  /// path for a tile it cannot stage).
+  /// path for a block it cannot stage).
   static PADTUNE_HD vec<W> load_chunk(const params& p, std::int64_t c) {
     const pad_args& a = p.a;
     std::uint64_t row, i;

@@ -1,5 +1,5 @@
-// The host backend's grid walker: blocks are independent (threads share memory and meet at barriers
-// only inside a block), so they may run on any core in any order.
+// The host backend's grid walker: logical blocks are independent (no kernel shares memory or
+// synchronizes between threads), so they may run on any core in any order.
 #include <algorithm>
 #include <cstdint>
 #include <thread>

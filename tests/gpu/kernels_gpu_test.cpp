@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include "../support/checker.hpp"
-#include "../support/test_data.hpp"
 
 namespace padtune::test {
 namespace {
@@ -23,33 +22,6 @@ TEST_P(GpuKernel, MatchesReferenceOnEdgeSuite) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, GpuKernel, ::testing::ValuesIn(registered_ids()),
-                         [](const auto& info) { return info.param; });
-
-// The persistent variant (staged) on shapes large enough that its blocks, one wave of a few thousand
-// on an H200, walk several tiles each and refill every stage: the edge suite's shapes are too small
-// for that on the device. The other variants walk one tile per logical block on any shape.
-class GpuPersistentKernel : public GpuKernel {};
-
-TEST_P(GpuPersistentKernel, MatchesReferenceWhereBlocksWalkManyTiles) {
-  const instantiation* inst = find_instantiation(GetParam());
-  ASSERT_NE(inst, nullptr);
-  const shape shapes[] = {{16, 4096, 64, 2, 1}, {4, 256, 4000, -3, 5}, {3, 1, 3000017, 7, 9}};
-  random_source rng;
-  for (const shape& s : shapes)
-    for (const placement at : placements)
-      if (std::string e = check_case(candidate_of(*inst), backend::cuda, s, at, rng.gen); !e.empty())
-        ADD_FAILURE() << s.str() << " with dy +" << at.dy_elems << ", dx +" << at.dx_elems << " elements (random seed "
-                      << rng.seed << "): " << e;
-}
-
-std::vector<std::string> staged_ids() {
-  std::vector<std::string> ids;
-  for (const instantiation& i : registry())
-    if (i.variant == "staged") ids.push_back(i.id);
-  return ids;
-}
-
-INSTANTIATE_TEST_SUITE_P(Staged, GpuPersistentKernel, ::testing::ValuesIn(staged_ids()),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

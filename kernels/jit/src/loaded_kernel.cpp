@@ -11,7 +11,6 @@
 
 #include "fail.hpp"
 #include "padtune/cuda_error.hpp"
-#include "padtune/detail/resident_blocks.hpp"
 
 namespace padtune::jit {
 namespace {
@@ -89,10 +88,15 @@ void loaded_kernel::load() {
   load_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // One wave of resident blocks on the current device caps the grid: a JIT kernel plans its problem
   // once per thread (its arguments are the seed's tuple, so the plan cannot come from the host), and
-  // a thread that walks several logical blocks pays for that once; a persistent kernel (staged)
-  // takes one wave as its grid. Without the figure, no cap: every kernel is correct on any grid.
-  resident_blocks_ = padtune::detail::resident_blocks(reinterpret_cast<const void*>(entry_), kernel_.threads(),
-                                                      kernel_.variant() == "staged");
+  // a thread that walks several logical blocks pays for that once. Without the figure, no cap.
+  int device = 0, sms = 0, per_sm = 0;
+  if (cudaGetDevice(&device) == cudaSuccess &&
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess &&
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reinterpret_cast<const void*>(entry_), kernel_.threads(),
+                                                    0) == cudaSuccess)
+    resident_blocks_ = std::uint64_t(sms) * std::uint64_t(per_sm);
+  else
+    cudaGetLastError();  // a failed query is no error of a later launch
 }
 
 status loaded_kernel::enqueue(const void* dy, void* dx, std::int32_t B, std::int32_t C, std::int32_t L, std::int32_t OL,

@@ -17,10 +17,8 @@ namespace pd = padtune::detail;
   "one; threads = min(chunks, max_threads) must divide them, hold at least width / element size threads, give each "   \
   "thread at most 16 chunks and be at most 1024"
 constexpr const char chunked_rule[] = PADTUNE_CHUNKED_RULE;
-constexpr const char staged_rule[] =
-    PADTUNE_CHUNKED_RULE "; three stages of 1.25 * BLOCK_OL * element size + 64 bytes each, at most 48 KB together";
+constexpr const char staged_rule[] = PADTUNE_CHUNKED_RULE "; the stage, 1.25 * BLOCK_OL * element size + 64 bytes, at most 48 KB";
 #undef PADTUNE_CHUNKED_RULE
-static_assert(pd::staged_stages == 3, "staged_rule says three stages");
 
 variant_shape shape_of(std::string_view variant, int elem, int block_ol, int max_threads, int width) {
   pd::launch_shape s;
@@ -32,7 +30,7 @@ variant_shape shape_of(std::string_view variant, int elem, int block_ol, int max
     out.rule = "threads = min(BLOCK_OL, max_threads) must divide BLOCK_OL, at most 1024";
   } else if (variant == "rowtile" || variant == "flat" || variant == "flatvec" || variant == "staged") {
     s = pd::chunked_shape(elem, block_ol, max_threads, width);
-    if (variant == "staged") s.valid = s.valid && pd::staged_fits(elem, block_ol);
+    if (variant == "staged") s.valid = s.valid && pd::stage_bytes_of(elem, block_ol) <= pd::max_stage_bytes;
     out.needs_zeroed_dx = variant == "rowtile" ? pd::rowtile_kernel<float, 64, 16, 16>::needs_zeroed_dx
                                                : pd::flat_kernel<float, 64, 16, 16>::needs_zeroed_dx;
     out.rule = variant == "staged" ? staged_rule : chunked_rule;
