@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # compute-sanitizer over the edge suite for every instantiation (the GPU tests Registry/GpuKernel.*):
 #   memcheck   out-of-bounds and misaligned global accesses, bad frees, API errors
-#   racecheck  shared-memory hazards (staged is the one variant with shared memory: its stages,
-#              refilled while the block stores from another)
+#   racecheck  shared-memory hazards (staged is the one variant with shared memory: one stage per
+#              block, filled before a barrier and read after it; the refill by the block's next tile
+#              happens only where a grid is smaller than the tiles, as in JIT launches (one wave),
+#              which the default filter leaves out)
 #   synccheck  barrier and warp-synchronous misuse
 #   initcheck  reads of uninitialized device memory (not in the default set: ask for it)
 # Prints one line of figures per tool and writes them to OUTDIR/sanitize.txt; a tool's log is kept
