@@ -70,16 +70,21 @@ struct rowtile_kernel {
     const pad_args& a = p.a;
     byte* dst_begin = a.dx + (row * a.L + e0) * elem;
     const unsigned shift = unsigned(std::uintptr_t(src_begin) & (W - 1));
-    const std::int64_t e_last = e0 + n * chunk_elems;  // one past the body
-    const bool all_valid = e0 >= a.valid_begin && e_last <= a.valid_end &&
-                           aligned_loads_in_bounds<W>(a, src_begin, src_begin + (n - 1) * W, shift);
-    if (all_valid) {
+    // Chunks [c_lo, c_hi) have a source for every element. A negative pad leaves only the chunks at
+    // a row's ends without, so those take the cold path and the rest keep every load in flight.
+    std::int64_t c_lo = a.valid_begin > e0 ? (a.valid_begin - e0 + chunk_elems - 1) / chunk_elems : 0;
+    std::int64_t c_hi = a.valid_end > e0 ? (a.valid_end - e0) / chunk_elems : 0;
+    c_lo = c_lo < n ? c_lo : n;
+    c_hi = c_hi < n ? c_hi : n;
+    if (c_hi <= c_lo || !aligned_loads_in_bounds<W>(a, src_begin + c_lo * W, src_begin + (c_hi - 1) * W, shift))
+      c_hi = c_lo;  // nothing sourced, or the loads would pass an end of dy (its first or last row)
+    if (c_lo < c_hi) {
       // Hot path: every load of the thread in flight before the first store.
       vec<W> lo[items] = {}, hi[items] = {};
 #pragma unroll
       for (int k = 0; k < items; ++k) {
         const std::int64_t c = std::int64_t(k) * threads + thread;
-        if (c < n) {
+        if (c >= c_lo && c < c_hi) {
           const byte* s = src_begin + c * W - shift;
           lo[k] = load_vec<W>(s);
           if (shift) hi[k] = load_vec<W>(s + W);
@@ -88,21 +93,24 @@ struct rowtile_kernel {
 #pragma unroll
       for (int k = 0; k < items; ++k) {
         const std::int64_t c = std::int64_t(k) * threads + thread;
-        if (c < n) store_vec<W>(dst_begin + c * W, shift ? realign(lo[k], hi[k], shift) : lo[k]);
+        if (c >= c_lo && c < c_hi) store_vec<W>(dst_begin + c * W, shift ? realign(lo[k], hi[k], shift) : lo[k]);
       }
-      return;
     }
-    // Cold path (negative pads, chunks at the ends of dy): classify each chunk.
-    for (std::int64_t c = thread; c < n; c += threads) {
-      const std::int64_t e = e0 + c * chunk_elems;
-      const byte* s = src_begin + c * W;
-      if (e + chunk_elems <= a.valid_begin || e >= a.valid_end) {
-        store_vec<W>(dst_begin + c * W, zero_vec<W>());
-      } else if (e >= a.valid_begin && e + chunk_elems <= a.valid_end && aligned_loads_in_bounds<W>(a, s, s, shift)) {
-        store_vec<W>(dst_begin + c * W, load_unaligned<W>(s));
-      } else {
-        for (int j = 0; j < chunk_elems; ++j) copy_element<elem>(a, row, e + j);
-      }
+    for (std::int64_t c = thread; c < c_lo; c += threads) cold_chunk(a, row, e0, c, src_begin, dst_begin, shift);
+    for (std::int64_t c = c_hi + thread; c < n; c += threads) cold_chunk(a, row, e0, c, src_begin, dst_begin, shift);
+  }
+
+  /// A chunk outside the hot path's range: all zeros, all sourced (near an end of dy), or mixed.
+  static PADTUNE_HD void cold_chunk(const pad_args& a, std::int64_t row, std::int64_t e0, std::int64_t c,
+                                    const byte* src_begin, byte* dst_begin, unsigned shift) {
+    const std::int64_t e = e0 + c * chunk_elems;
+    const byte* s = src_begin + c * W;
+    if (e + chunk_elems <= a.valid_begin || e >= a.valid_end) {
+      store_vec<W>(dst_begin + c * W, zero_vec<W>());
+    } else if (e >= a.valid_begin && e + chunk_elems <= a.valid_end && aligned_loads_in_bounds<W>(a, s, s, shift)) {
+      store_vec<W>(dst_begin + c * W, load_unaligned<W>(s));
+    } else {
+      for (int j = 0; j < chunk_elems; ++j) copy_element<elem>(a, row, e + j);
     }
   }
 };
