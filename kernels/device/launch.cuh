@@ -47,7 +47,7 @@ void launch_host(const problem& prob) {
         if constexpr (requires { K::phases; }) {  // a block's threads meet at barriers between phases
           typename K::stage s;  // the block's shared memory
           for (std::uint64_t b = first; b < last; ++b) {
-            std::memset(&s, 0xA5, sizeof s);  // poison: the host tests see a read of a byte the block did not stage
+            std::memset(&s, 0xA5, sizeof s);  // poison: a staged byte the block did not copy in shows in dx
             for (int phase = 0; phase < K::phases; ++phase)
               for (unsigned t = 0; t < unsigned(K::threads); ++t) K::run_phase(q, b, t, phase, s);
           }

@@ -136,15 +136,17 @@ struct staged_kernel : private flat_kernel<T, BLOCK_OL, MAX_THREADS, W, true> {
     const std::uintptr_t a0 = (sp.begin + 15) & ~std::uintptr_t(15), a1 = sp.end & ~std::uintptr_t(15);
     const byte* const dy = a.dy;
     const std::uintptr_t dy_address = std::uintptr_t(dy);  // x is the address of byte dy[x - dy_address]
+    // Bytes [from, to) of the span, one at a time.
+    auto copy_bytes = [&](std::uintptr_t from, std::uintptr_t to) {
+      for (std::uintptr_t x = from; x < to; ++x) s.bytes[x - sp.base] = dy[x - dy_address];
+    };
     if (a0 < a1) {
       for (std::uintptr_t x = a0 + std::uintptr_t(thread) * 16; x < a1; x += std::uintptr_t(threads) * 16)
         stage_copy_16(s.bytes + (x - sp.base), dy + (x - dy_address));
-      if (thread == 0)
-        for (std::uintptr_t x = sp.begin; x < a0; ++x) s.bytes[x - sp.base] = dy[x - dy_address];
-      if (thread == unsigned(threads) - 1)
-        for (std::uintptr_t x = a1; x < sp.end; ++x) s.bytes[x - sp.base] = dy[x - dy_address];
+      if (thread == 0) copy_bytes(sp.begin, a0);
+      if (thread == unsigned(threads) - 1) copy_bytes(a1, sp.end);
     } else if (thread == 0) {  // a span with no whole 16-byte line in it
-      for (std::uintptr_t x = sp.begin; x < sp.end; ++x) s.bytes[x - sp.base] = dy[x - dy_address];
+      copy_bytes(sp.begin, sp.end);
     }
     stage_copies_done();
   }
@@ -156,10 +158,10 @@ struct staged_kernel : private flat_kernel<T, BLOCK_OL, MAX_THREADS, W, true> {
     std::uint64_t row, i;
     p.row_len.divmod(std::uint64_t(p.head + c * chunk_elems), row, i);
     std::int64_t src = std::int64_t(row) * a.OL + a.pad_left + std::int64_t(i);
-    const std::uintptr_t at = std::uintptr_t(a.dy) - sp.base;  // stage offset of dy element 0
+    const stage_elements staged{s.bytes, std::uintptr_t(a.dy) - sp.base};
     vec<W> v = zero_vec<W>();
     if (std::int64_t(i) >= a.valid_begin && std::int64_t(i) + chunk_elems <= a.valid_end) {
-      const std::uintptr_t o = at + std::uintptr_t(src) * elem;
+      const std::uintptr_t o = staged.offset(src);
       const byte* w = s.bytes + (o & ~std::uintptr_t(3));
       const unsigned shift = unsigned(o & 3) * 8;
       std::uint32_t next = stage_element<4>(w);
@@ -172,7 +174,7 @@ struct staged_kernel : private flat_kernel<T, BLOCK_OL, MAX_THREADS, W, true> {
       }
       return v;
     }
-    direct::template gather<0>(a, stage_elements{s.bytes, at}, v, std::int64_t(i), src);
+    direct::template gather<0>(a, staged, v, std::int64_t(i), src);
     return v;
   }
 
@@ -181,9 +183,9 @@ struct staged_kernel : private flat_kernel<T, BLOCK_OL, MAX_THREADS, W, true> {
   struct stage_elements {
     const byte* stage;
     std::uintptr_t at;
-    PADTUNE_HD bits_t<elem> operator()(std::int64_t src) const {
-      return stage_element<elem>(stage + (at + std::uintptr_t(src) * elem));
-    }
+    /// The stage offset of dy element src's first byte.
+    PADTUNE_HD std::uintptr_t offset(std::int64_t src) const { return at + std::uintptr_t(src) * elem; }
+    PADTUNE_HD bits_t<elem> operator()(std::int64_t src) const { return stage_element<elem>(stage + offset(src)); }
   };
 };
 
