@@ -34,4 +34,4 @@ for ((r = 1; r <= rounds; r++)); do
     caches+=("$cache")
   done
 done
-python3 scripts/compare-ab.py --a "${flags[0]}" --b "${flags[1]}" "${caches[@]}" | tee "$out/ab.md"
+python3 scripts/compare-ab.py --a="${flags[0]}" --b="${flags[1]}" "${caches[@]}" | tee "$out/ab.md"
