@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Runs one peer on one shape under an NVTX range named `peer`, for Nsight Compute:
+
+  ncu --nvtx --nvtx-include "peer/" --launch-count 1 python3 scripts/peers/profile_peer.py triton 8,128,1000,7,9 f32
+
+The peer runs (and Triton autotunes) first outside the range, so the profiled launch is a warm one
+of the configuration the peers' table times; dy is random, non-zero."""
+import argparse
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import triton_peer  # noqa: E402
+
+DTYPES = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16, "bf16": torch.bfloat16}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("peer", choices=["triton", "torch"], help="the Triton peer, or PyTorch's constant_pad_nd")
+    ap.add_argument("shape", help="B,C,L,pad_left,pad_right")
+    ap.add_argument("dtype", choices=sorted(DTYPES))
+    args = ap.parse_args()
+    B, C, L, pl, pr = map(int, args.shape.split(","))
+    dy = torch.randn(B, C, pl + L + pr, device="cuda").to(DTYPES[args.dtype])
+    out = torch.empty(B, C, L, device="cuda", dtype=dy.dtype)
+    if args.peer == "triton":
+        run = lambda: triton_peer.constant_pad1d_backward(dy, L, pl, out)
+    else:
+        run = lambda: torch.constant_pad_nd(dy, [-pl, -pr])
+    for _ in range(3):
+        run()
+    torch.cuda.synchronize()
+    torch.cuda.nvtx.range_push("peer")
+    run()
+    torch.cuda.nvtx.range_pop()
+    torch.cuda.synchronize()
+
+
+if __name__ == "__main__":
+    main()
