@@ -3,7 +3,7 @@
 
 Prints, per shape and dtype, the best candidate's time as a multiple of the same round's memcpy
 for each side and round; then, per variant, the geometric mean over every (shape, dtype, candidate)
-of B's time over A's in the same round, with the rounds' spread of that figure.
+of B's time over A's in the same round, one column per round (their difference is the noise).
 """
 import argparse
 import collections
@@ -25,8 +25,11 @@ def read_cache(path):
 
 
 def variant(candidate_id):
-    parts = candidate_id.split("__")
-    return parts[2] if len(parts) > 2 else candidate_id
+    """rowtile for constant_pad1d_backward__f32__rowtile__..., "jit rowtile" for a JIT twin's id."""
+    jit = candidate_id.startswith("jit__")
+    parts = candidate_id.removeprefix("jit__").split("__")
+    name = parts[2] if len(parts) > 2 else candidate_id
+    return f"jit {name}" if jit else name
 
 
 def geomean(xs):
@@ -65,7 +68,7 @@ def main():
         print(f"| {key[0]} | {key[1]} | {cols[0]} | {cols[1]} | {b[1].split('__', 2)[-1] if b else '-'} |")
 
     print("\nB's time / A's, same round, geometric mean over shapes, dtypes and candidates (per round):\n")
-    print("| variant | " + " | ".join(f"round {r + 1}" for r in range(len(rounds))) + " | candidates |")
+    print("| variant | " + " | ".join(f"round {r + 1}" for r in range(len(rounds))) + " | pairs per round |")
     print("| --- | " + " | ".join("---" for _ in rounds) + " | --- |")
     per_variant = collections.defaultdict(lambda: [[] for _ in rounds])
     for r, (a, b) in enumerate(rounds):
@@ -76,7 +79,8 @@ def main():
                     per_variant["(all kernels)"][r].append(b[key][cid] / a[key][cid])
     for v in sorted(per_variant):
         cells = [f"{geomean(xs):.4f}" for xs in per_variant[v]]
-        print(f"| {v} | " + " | ".join(cells) + f" | {len(per_variant[v][0])} |")
+        counts = sorted({len(xs) for xs in per_variant[v]})
+        print(f"| {v} | " + " | ".join(cells) + f" | {'-'.join(map(str, counts))} |")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
   ncu --nvtx --nvtx-include "peer/" --launch-count 1 python3 scripts/peers/profile_peer.py triton 8,128,1000,7,9 f32
 
 The peer runs (and Triton autotunes) first outside the range, so the profiled launch is a warm one
-of the configuration the peers' table times; dy is random, non-zero."""
+of the configuration the peers' table times; dy is random, non-zero. PyTorch with a negative pad
+launches a fill and then a copy: profile both with --launch-count 2."""
 import argparse
 import os
 import sys

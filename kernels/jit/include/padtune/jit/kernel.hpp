@@ -51,7 +51,10 @@ class kernel {
   /// 16 hex digits: a hash of source() and of every header it may include. The cache key.
   const std::string& hash() const { return hash_; }
   /// A copy whose kernel template is `text` instead of the embedded one (an edit to try without a
-  /// rebuild, or a test's broken source); the entry point, source and hash follow.
+  /// rebuild, or a test's broken source); the entry point, source and hash follow. The launch still
+  /// sizes its grid from the embedded plan (at most its logical blocks), and every block of the grid
+  /// runs at least once (run_grid in common.cuh): an edit must keep the plan's block count, or it
+  /// runs blocks that its own plan does not have.
   kernel with_kernel_source(std::string text) const;
   /// The files source() #includes (common.cuh, jit_entry.cuh, ...), for NVRTC.
   std::span<const header> headers() const;
