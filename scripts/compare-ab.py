@@ -7,29 +7,17 @@ of B's time over A's in the same round, one column per round (their difference i
 """
 import argparse
 import collections
-import json
 import math
 
-COPY = "cudaMemcpyAsync_d2d"
-
-
-def read_cache(path):
-    """{(shape, dtype): {id: cold median us}} of one cache's successful measurements."""
-    out = collections.defaultdict(dict)
-    with open(path) as f:
-        lines = [json.loads(line) for line in f if line.strip()]
-    for r in lines[1:]:  # the first line is the cache's header
-        if r.get("status") == "ok":
-            out[(tuple(r["shape"]), r["dtype"])][r["id"]] = r["cold"]["median_us"]
-    return out
+from measurement_cache import MEMCPY_FLOOR, kernel_key, read_ok
 
 
 def variant(candidate_id):
-    """rowtile for constant_pad1d_backward__f32__rowtile__..., "jit rowtile" for a JIT twin's id."""
-    jit = candidate_id.startswith("jit__")
-    parts = candidate_id.removeprefix("jit__").split("__")
-    name = parts[2] if len(parts) > 2 else candidate_id
-    return f"jit {name}" if jit else name
+    """rowtile for a rowtile kernel, "jit rowtile" for a JIT one, the id itself for the memcpy floor."""
+    key, jit = kernel_key(candidate_id)
+    if key is None:
+        return candidate_id
+    return f"jit {key[1]}" if jit else key[1]
 
 
 def geomean(xs):
@@ -44,7 +32,7 @@ def main():
     args = ap.parse_args()
     if len(args.caches) % 2:
         ap.error("caches come in pairs: A1 B1 A2 B2 ...")
-    rounds = [(read_cache(a), read_cache(b)) for a, b in zip(args.caches[0::2], args.caches[1::2])]
+    rounds = [(read_ok(a), read_ok(b)) for a, b in zip(args.caches[0::2], args.caches[1::2])]
 
     print(f"# A/B: A = `{args.a or '(none)'}`, B = `{args.b or '(none)'}`, {len(rounds)} rounds\n")
     print("Best candidate per shape and dtype, time / memcpy of the same round (A rounds | B rounds):\n")
@@ -53,8 +41,8 @@ def main():
     keys = [k for k in rounds[0][0] if all(k in a and k in b for a, b in rounds)]  # the suite's order
 
     def best(cands):
-        rows = [(t, i) for i, t in cands.items() if i != COPY]
-        return min(rows) if rows and COPY in cands else None
+        rows = [(t, i) for i, t in cands.items() if i != MEMCPY_FLOOR]
+        return min(rows) if rows and MEMCPY_FLOOR in cands else None
 
     for key in keys:
         cols = []
@@ -62,10 +50,10 @@ def main():
             cells = []
             for rnd in rounds:
                 b = best(rnd[side].get(key, {}))
-                cells.append(f"{b[0] / rnd[side][key][COPY]:.3f}" if b else "-")
+                cells.append(f"{b[0] / rnd[side][key][MEMCPY_FLOOR]:.3f}" if b else "-")
             cols.append(" ".join(cells))
         b = best(rounds[-1][1].get(key, {}))
-        print(f"| {key[0]} | {key[1]} | {cols[0]} | {cols[1]} | {b[1].split('__', 2)[-1] if b else '-'} |")
+        print(f"| {key[1]} | {key[0]} | {cols[0]} | {cols[1]} | {b[1].split('__', 2)[-1] if b else '-'} |")
 
     print("\nB's time / A's, same round, geometric mean over shapes, dtypes and candidates (per round):\n")
     print("| variant | " + " | ".join(f"round {r + 1}" for r in range(len(rounds))) + " | pairs per round |")
@@ -75,7 +63,7 @@ def main():
         for key in set(a) & set(b):
             for cid in set(a[key]) & set(b[key]):
                 per_variant[variant(cid)][r].append(b[key][cid] / a[key][cid])
-                if cid != COPY:
+                if cid != MEMCPY_FLOOR:
                     per_variant["(all kernels)"][r].append(b[key][cid] / a[key][cid])
     for v in sorted(per_variant):
         cells = [f"{geomean(xs):.4f}" for xs in per_variant[v]]

@@ -8,75 +8,38 @@ own twin (same variant, BLOCK_OL, threads and access width) over all shapes.
 Usage: scripts/compare-jit.py CACHE.jsonl     (prints a markdown table)
 """
 import argparse
-import json
-import re
 import statistics
 import sys
 
-AOT = re.compile(r"^constant_pad1d_backward__(\w+?)__(\w+?)__bo(\d+)__t(\d+)__w(\d+)$")
-JIT = re.compile(r"^jit__constant_pad1d_backward__(\w+?)__(-?\d+)__(-?\d+)__(\d+)__(\w+?)__t(\d+)__w(\d+)$")
-# A JIT seed with the seed's default threads has the seed's own id: no variant, threads or width.
-JIT_SEED = re.compile(r"^jit__constant_pad1d_backward__(\w+?)__(-?\d+)__(-?\d+)__(\d+)$")
-SEED_THREADS = 256  # the JIT's default max_threads (padtune::jit::variant_choice)
-SIZE = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2}
-
-
-def twin_key(cand_id):
-    """(dtype, variant, BLOCK_OL, threads, width) for a kernel id, and whether it is a JIT one."""
-    m = JIT.match(cand_id)
-    if m:
-        dtype, _, _, bo, variant, t, w = m.groups()
-        return (dtype, variant, int(bo), int(t), int(w)), True
-    m = JIT_SEED.match(cand_id)
-    if m and m.group(1) in SIZE:
-        dtype, bo = m.group(1), int(m.group(4))
-        return (dtype, "seed", bo, min(bo, SEED_THREADS), SIZE[dtype]), True
-    m = AOT.match(cand_id)
-    if m:
-        dtype, variant, bo, t, w = m.groups()
-        return (dtype, variant, int(bo), int(t), int(w)), False
-    return None, False
+from measurement_cache import kernel_key, read_ok
 
 
 def short(cand_id):
     """'rowtile bo1024 t256 w16' (the dtype has its own column; a JIT kernel's pads are the shape's)."""
-    (_, variant, bo, t, w), _ = twin_key(cand_id)
+    (_, variant, bo, t, w), _ = kernel_key(cand_id)
     return f"{variant} bo{bo} t{t} w{w}"
 
 
 def load(path):
     """{(dtype, shape): {id: median_us}} of the successful measurements of kernels."""
-    times = {}
-    with open(path) as f:
-        header = f.readline()
-        if '"padtune_cache"' not in header:
-            sys.exit(f"{path}: not a padtune measurement cache (its first line has no padtune_cache)")
-        for n, line in enumerate(f, start=2):
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
-                print(f"{path}:{n}: skipped, not JSON (a torn last line?)", file=sys.stderr)
-                continue
-            if r.get("status") != "ok" or twin_key(r.get("id", ""))[0] is None:
-                continue
-            times.setdefault((r["dtype"], tuple(r["shape"])), {})[r["id"]] = r["cold"]["median_us"]
-    return times
+    return {k: kernels for k, by_id in read_ok(path).items()
+            if (kernels := {i: t for i, t in by_id.items() if kernel_key(i)[0] is not None})}
 
 
 def compare(times):
     """Rows (dtype, shape, best AOT, its us, best JIT, its us) and the JIT/twin ratios."""
     rows, twins = [], []
     for (dtype, shape), by_id in sorted(times.items()):
-        aot = {i: t for i, t in by_id.items() if not twin_key(i)[1]}
-        jit = {i: t for i, t in by_id.items() if twin_key(i)[1]}
+        aot = {i: t for i, t in by_id.items() if not kernel_key(i)[1]}
+        jit = {i: t for i, t in by_id.items() if kernel_key(i)[1]}
         if not aot or not jit:
             continue
         best_aot = min(aot, key=aot.get)
         best_jit = min(jit, key=jit.get)
         rows.append((dtype, shape, best_aot, aot[best_aot], best_jit, jit[best_jit]))
-        aot_by_key = {twin_key(i)[0]: t for i, t in aot.items()}
+        aot_by_key = {kernel_key(i)[0]: t for i, t in aot.items()}
         for i, t in jit.items():
-            key = twin_key(i)[0]
+            key = kernel_key(i)[0]
             if key in aot_by_key:
                 twins.append(t / aot_by_key[key])
     return rows, twins

@@ -24,7 +24,10 @@ def main():
     ap.add_argument("shape", help="B,C,L,pad_left,pad_right")
     ap.add_argument("dtype", choices=sorted(DTYPES))
     args = ap.parse_args()
-    B, C, L, pl, pr = map(int, args.shape.split(","))
+    try:
+        B, C, L, pl, pr = map(int, args.shape.split(","))
+    except ValueError:
+        ap.error(f"the shape must be five integers B,C,L,pad_left,pad_right, got '{args.shape}'")
     dy = torch.randn(B, C, pl + L + pr, device="cuda").to(DTYPES[args.dtype])
     out = torch.empty(B, C, L, device="cuda", dtype=dy.dtype)
     if args.peer == "triton":
