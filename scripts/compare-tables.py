@@ -11,6 +11,8 @@ import argparse
 import json
 import sys
 
+from measurement_cache import MEMCPY_FLOOR, read_ok
+
 
 def key(dtype, shape):
     return (dtype, tuple(shape))
@@ -23,13 +25,7 @@ def main():
     ap.add_argument("--within", type=float, default=0.03)
     a = ap.parse_args()
 
-    medians = {}  # (dtype, shape) -> {id: median}
-    with open(a.cache) as f:
-        next(f)  # header
-        for line in f:
-            m = json.loads(line)
-            if m["status"] == "ok" and m["id"] != "cudaMemcpyAsync_d2d":
-                medians.setdefault(key(m["dtype"], m["shape"]), {})[m["id"]] = m["cold"]["median_us"]
+    medians = {k: {i: t for i, t in by_id.items() if i != MEMCPY_FLOOR} for k, by_id in read_ok(a.cache).items()}
     with open(a.table) as f:
         table = json.load(f)
 
