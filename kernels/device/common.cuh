@@ -270,16 +270,18 @@ template <class K> __device__ __forceinline__ void run_grid(const typename K::pa
   while ((b += gridDim.x) < p.num_blocks);
 }
 
-/// True if the W-aligned loads that cover W source bytes starting at each of src_first..src_last
-/// (two loads when shift != 0) stay inside dy: the kernels never read past their input.
+/// True if the W-aligned loads that cover W source bytes starting at each of the addresses
+/// src_first..src_last (W apart, so at one shift; two loads when it is not 0) stay inside dy: the
+/// kernels never read past their input. Addresses, not pointers: a source the test rejects may lie
+/// outside dy, and forming a pointer there would be undefined.
 template <int W>
-PADTUNE_HD bool aligned_loads_in_bounds(const pad_args& a, const byte* src_first, const byte* src_last, unsigned shift) {
-  const std::uintptr_t first = std::uintptr_t(src_first) - shift, last = std::uintptr_t(src_last) - shift;
+PADTUNE_HD bool aligned_loads_in_bounds(const pad_args& a, std::uintptr_t src_first, std::uintptr_t src_last) {
+  const std::uintptr_t shift = src_first & (W - 1), first = src_first - shift, last = src_last - shift;
   return first >= std::uintptr_t(a.dy) && last + (shift ? 2 * W : W) <= std::uintptr_t(a.dy_end);
 }
 
 /// W source bytes from any element-aligned address: one or two aligned loads, realigned in registers.
-/// Pre: aligned_loads_in_bounds<W>(a, src, src, src % W).
+/// Pre: aligned_loads_in_bounds<W>(a, src, src).
 template <int W>
 PADTUNE_HD vec<W> load_unaligned(const byte* src) {
   const unsigned shift = unsigned(std::uintptr_t(src) & (W - 1));

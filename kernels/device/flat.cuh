@@ -89,7 +89,7 @@ struct flat_kernel {
     if constexpr (WIDE_LOADS) {
       if (std::int64_t(i) >= a.valid_begin && std::int64_t(i) + chunk_elems <= a.valid_end) {
         const byte* s = a.dy + src * elem;  // formed only once i is known to have a source
-        if (aligned_loads_in_bounds<W>(a, s, s, unsigned(std::uintptr_t(s) & (W - 1)))) return load_unaligned<W>(s);
+        if (aligned_loads_in_bounds<W>(a, std::uintptr_t(s), std::uintptr_t(s))) return load_unaligned<W>(s);
       }
     }
     vec<W> v = zero_vec<W>();

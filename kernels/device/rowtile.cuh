@@ -59,33 +59,44 @@ struct rowtile_kernel {
     for (std::int64_t e = body_end + thread; e < e_end; e += threads) copy_element<elem>(a, row, e);
     if (n == 0) return;
 
-    // Source byte of the first chunk; the distance to its destination is the same for the row.
-    const byte* src_begin = a.dy + (row * a.OL + e_begin + head + a.pad_left) * elem;
+    // Address of the first chunk's source byte; the distance to its destination is the same for the
+    // row. An address, not a pointer: with a negative pad it lies before dy on dy's first row.
+    const std::uintptr_t src_begin =
+        std::uintptr_t(a.dy) + std::uintptr_t((row * a.OL + e_begin + head + a.pad_left) * elem);
     body(p, row, e_begin + head, n, src_begin, thread);
   }
 
  private:
   static PADTUNE_HD void body(const params& p, std::int64_t row, std::int64_t e0, std::int64_t n,
-                              const byte* src_begin, unsigned thread) {
+                              std::uintptr_t src_begin, unsigned thread) {
     const pad_args& a = p.a;
     byte* dst_begin = a.dx + (row * a.L + e0) * elem;
-    const unsigned shift = unsigned(std::uintptr_t(src_begin) & (W - 1));
+    const unsigned shift = unsigned(src_begin & (W - 1));
     // Chunks [c_lo, c_hi) have a source for every element. A negative pad leaves only the chunks at
     // a row's ends without, so those take the cold path and the rest keep every load in flight.
     std::int64_t c_lo = a.valid_begin > e0 ? (a.valid_begin - e0 + chunk_elems - 1) / chunk_elems : 0;
     std::int64_t c_hi = a.valid_end > e0 ? (a.valid_end - e0) / chunk_elems : 0;
     c_lo = c_lo < n ? c_lo : n;
     c_hi = c_hi < n ? c_hi : n;
-    if (c_hi <= c_lo || !aligned_loads_in_bounds<W>(a, src_begin + c_lo * W, src_begin + (c_hi - 1) * W, shift))
-      c_hi = c_lo;  // nothing sourced, or the loads would pass an end of dy (its first or last row)
+    // A sourced chunk's aligned loads can pass an end of dy only where dy's first or last W bytes are
+    // (its first and last rows): then only the range's first or last chunk, which goes cold instead.
+    if (c_lo < c_hi && !aligned_loads_in_bounds<W>(a, src_begin + c_lo * W, src_begin + c_lo * W)) ++c_lo;
+    if (c_lo < c_hi && !aligned_loads_in_bounds<W>(a, src_begin + (c_hi - 1) * W, src_begin + (c_hi - 1) * W)) --c_hi;
+    c_hi = c_hi < c_lo ? c_lo : c_hi;
+    // The cold chunks first: done before the hot loads are in flight, their state holds no registers
+    // across them (after them, rowtile took 56 registers a thread for 32 in 16-bit bo1024, and ran
+    // 13% slower on tiles with every source, bench/NOTES.md v10).
+    for (std::int64_t c = thread; c < c_lo; c += threads) cold_chunk(a, row, e0, c, src_begin, dst_begin);
+    for (std::int64_t c = c_hi + thread; c < n; c += threads) cold_chunk(a, row, e0, c, src_begin, dst_begin);
     if (c_lo < c_hi) {
       // Hot path: every load of the thread in flight before the first store.
+      const std::uintptr_t aligned_src = src_begin - shift;
       vec<W> lo[items] = {}, hi[items] = {};
 #pragma unroll
       for (int k = 0; k < items; ++k) {
         const std::int64_t c = std::int64_t(k) * threads + thread;
         if (c >= c_lo && c < c_hi) {
-          const byte* s = src_begin + c * W - shift;
+          const byte* s = reinterpret_cast<const byte*>(aligned_src + c * W);  // inside dy: checked above
           lo[k] = load_vec<W>(s);
           if (shift) hi[k] = load_vec<W>(s + W);
         }
@@ -96,19 +107,17 @@ struct rowtile_kernel {
         if (c >= c_lo && c < c_hi) store_vec<W>(dst_begin + c * W, shift ? realign(lo[k], hi[k], shift) : lo[k]);
       }
     }
-    for (std::int64_t c = thread; c < c_lo; c += threads) cold_chunk(a, row, e0, c, src_begin, dst_begin, shift);
-    for (std::int64_t c = c_hi + thread; c < n; c += threads) cold_chunk(a, row, e0, c, src_begin, dst_begin, shift);
   }
 
   /// A chunk outside the hot path's range: all zeros, all sourced (near an end of dy), or mixed.
   static PADTUNE_HD void cold_chunk(const pad_args& a, std::int64_t row, std::int64_t e0, std::int64_t c,
-                                    const byte* src_begin, byte* dst_begin, unsigned shift) {
+                                    std::uintptr_t src_begin, byte* dst_begin) {
     const std::int64_t e = e0 + c * chunk_elems;
-    const byte* s = src_begin + c * W;
+    const std::uintptr_t s = src_begin + c * W;
     if (e + chunk_elems <= a.valid_begin || e >= a.valid_end) {
       store_vec<W>(dst_begin + c * W, zero_vec<W>());
-    } else if (e >= a.valid_begin && e + chunk_elems <= a.valid_end && aligned_loads_in_bounds<W>(a, s, s, shift)) {
-      store_vec<W>(dst_begin + c * W, load_unaligned<W>(s));
+    } else if (e >= a.valid_begin && e + chunk_elems <= a.valid_end && aligned_loads_in_bounds<W>(a, s, s)) {
+      store_vec<W>(dst_begin + c * W, load_unaligned<W>(reinterpret_cast<const byte*>(s)));
     } else {
       for (int j = 0; j < chunk_elems; ++j) copy_element<elem>(a, row, e + j);
     }
