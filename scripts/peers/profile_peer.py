@@ -5,7 +5,9 @@
 
 The peer runs (and Triton autotunes) first outside the range, so the profiled launch is a warm one
 of the configuration the peers' table times; dy is random, non-zero. PyTorch with a negative pad
-launches a fill and then a copy: profile both with --launch-count 2."""
+launches a fill and then a copy: profile both with --launch-count 2. --l2-flush writes twice the L2
+before the profiled launch, outside the range, as the peers' timer does before every sample: with
+ncu --cache-control none, a profile of the dirty L2 the timings see (`padtune run --l2-flush` alike)."""
 import argparse
 import os
 import sys
@@ -23,6 +25,7 @@ def main():
     ap.add_argument("peer", choices=["triton", "torch"], help="the Triton peer, or PyTorch's constant_pad_nd")
     ap.add_argument("shape", help="B,C,L,pad_left,pad_right")
     ap.add_argument("dtype", choices=sorted(DTYPES))
+    ap.add_argument("--l2-flush", action="store_true", help="write twice the L2 before the profiled launch")
     args = ap.parse_args()
     try:
         B, C, L, pl, pr = map(int, args.shape.split(","))
@@ -36,6 +39,9 @@ def main():
         run = lambda: torch.constant_pad_nd(dy, [-pl, -pr])
     for _ in range(3):
         run()
+    if args.l2_flush:
+        props = torch.cuda.get_device_properties(torch.cuda.current_device())
+        torch.empty(2 * props.L2_cache_size, dtype=torch.uint8, device="cuda").fill_(0x5A)
     torch.cuda.synchronize()
     torch.cuda.nvtx.range_push("peer")
     run()

@@ -41,6 +41,7 @@ struct run_options : shape_options {
   std::string id;  ///< "" for the dispatcher
   int n = 1;
   std::string dy_file, dx_file;
+  bool l2_flush = false;
 };
 
 /// A shape and dtype that passed check_shape.
@@ -259,6 +260,10 @@ int run_run(const run_options& o) {
     return exit_usage;
   }
   const backend b = backend_of(o);
+  if (o.l2_flush && b != backend::cuda) {
+    fmt::print(stderr, "padtune run: --l2-flush needs --backend cuda (the host emulation has no L2 to flush)\n");
+    return exit_usage;
+  }
   if (const auto code = use_results_file("run", o.results)) return *code;
 
   const instantiation* chosen = nullptr;  // nullptr: the dispatcher
@@ -307,10 +312,31 @@ int run_run(const run_options& o) {
     p.dy = dy_dev.get();
     p.dx = dx_dev.get();
   }
+  // The timings' L2: twice its size written before each run leaves it full of dirty lines, which a
+  // profiler's own cache control (an invalidate) does not reproduce.
+  device_buffer flush;
+  std::int64_t flush_bytes = 0;
+  if (o.l2_flush) {
+    int dev = 0, l2 = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
+    flush_bytes = 2 * std::int64_t(l2);
+    if (e == cudaSuccess) e = flush.allocate(flush_bytes);
+    if (e != cudaSuccess) {
+      fmt::print(stderr, "padtune run: --l2-flush: a buffer of twice the L2 ({} bytes) failed: {}\n", flush_bytes, cuda_error_text(e));
+      return exit_failed;
+    }
+  }
 
   const auto start = std::chrono::steady_clock::now();
   try {
-    for (int i = 0; i < o.n; ++i) run_once(chosen, b, p);
+    for (int i = 0; i < o.n; ++i) {
+      if (flush_bytes > 0) {
+        if (const cudaError_t e = cudaMemsetAsync(flush.get(), 0x5A, std::size_t(flush_bytes)); e != cudaSuccess)
+          throw error(status::launch_failed, "the L2 flush failed: " + cuda_error_text(e));
+      }
+      run_once(chosen, b, p);
+    }
     if (b == backend::cuda) {
       if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
         throw error(status::launch_failed, "the kernel failed: " + cuda_error_text(e));
@@ -360,6 +386,9 @@ void add_dispatch_commands(CLI::App& app, int* result) {
   run->add_option("-n", ro->n, "How many times (default 1)");
   run->add_option("--dy", ro->dy_file, "dy as raw little-endian elements, exactly B*C*OL*sizeof(T) bytes (default: random, non-zero)");
   run->add_option("--dx", ro->dx_file, "Write dx here, raw");
+  run->add_flag("--l2-flush", ro->l2_flush,
+                "Write twice the L2 before each run, outside the run's NVTX range, as padtune tune does before "
+                "every sample: with Nsight Compute's --cache-control none, a profile of the timings' dirty L2");
   run->callback([ro, result] { *result = run_run(*ro); });
 }
 
