@@ -83,11 +83,6 @@ struct rowtile_kernel {
     if (c_lo < c_hi && !aligned_loads_in_bounds<W>(a, src_begin + c_lo * W, src_begin + c_lo * W)) ++c_lo;
     if (c_lo < c_hi && !aligned_loads_in_bounds<W>(a, src_begin + (c_hi - 1) * W, src_begin + (c_hi - 1) * W)) --c_hi;
     c_hi = c_hi < c_lo ? c_lo : c_hi;
-    // The cold chunks first: done before the hot loads are in flight, their state holds no registers
-    // across them (after them, rowtile took 56 registers a thread for 32 in 16-bit bo1024, and ran
-    // 13% slower on tiles with every source, bench/NOTES.md v10).
-    for (std::int64_t c = thread; c < c_lo; c += threads) cold_chunk(a, row, e0, c, src_begin, dst_begin);
-    for (std::int64_t c = c_hi + thread; c < n; c += threads) cold_chunk(a, row, e0, c, src_begin, dst_begin);
     if (c_lo < c_hi) {
       // Hot path: every load of the thread in flight before the first store.
       const std::uintptr_t aligned_src = src_begin - shift;
@@ -107,6 +102,12 @@ struct rowtile_kernel {
         if (c >= c_lo && c < c_hi) store_vec<W>(dst_begin + c * W, shift ? realign(lo[k], hi[k], shift) : lo[k]);
       }
     }
+    // The cold chunks after the hot path. Before it, 16-bit tiles of one chunk a thread (bo512-bo2048
+    // w16) took 32 registers instead of 56 and ran 10-13% faster, but the tiles the tables pick
+    // (bo4096 w16) ran 0.5-2% slower, P7 16-bit 2%, and 16-bit w8 20% slower: an A/B of both
+    // orders on one H200 (bench/NOTES.md v11).
+    for (std::int64_t c = thread; c < c_lo; c += threads) cold_chunk(a, row, e0, c, src_begin, dst_begin);
+    for (std::int64_t c = c_hi + thread; c < n; c += threads) cold_chunk(a, row, e0, c, src_begin, dst_begin);
   }
 
   /// A chunk outside the hot path's range: all zeros, all sourced (near an end of dy), or mixed.
