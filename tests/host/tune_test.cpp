@@ -2,6 +2,8 @@
 // a torn cache line is redone, a foreign cache is refused; and selection alone.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <fstream>
 #include <set>
 
@@ -206,6 +208,27 @@ TEST(Selection, ASimplerCandidateWithinNoiseWins) {
   EXPECT_EQ(pick_finalist({big, small}, {fast, close}), 1u);  // within 1%: the smaller tile
   EXPECT_EQ(pick_finalist({big, small}, {fast, slow}), 0u);   // 10% slower: the fastest
   EXPECT_EQ(pick_finalist({small, big}, {close, fast}), 0u);
+}
+
+TEST(Selection, ANoisyFastestIsNotCoverForASlowerSimplerOne) {
+  // P5 f32 in the re-tune at 31a4f45: flat bo4096 39.26 us with an IQR of 1.41 (200 samples),
+  // staged bo2048 39.98 us, IQR 0.21. The samples' spread (3.6%) is not the medians' uncertainty
+  // (0.5%): the fastest wins.
+  const instantiation* big = find_instantiation("constant_pad1d_backward__f32__flat__bo4096__t256__w16");
+  const instantiation* small = find_instantiation("constant_pad1d_backward__f32__staged__bo2048__t128__w16");
+  ASSERT_TRUE(big && small);
+  const summary noisy_fast{39.26, 38.6, 40.01, 200}, steady{39.98, 39.88, 40.09, 200};
+  EXPECT_EQ(pick_finalist({big, small}, {noisy_fast, steady}), 0u);
+  // With ten samples each the same medians are within their uncertainty: the simpler one.
+  const summary few_fast{39.26, 38.6, 40.01, 10}, few_steady{39.98, 39.88, 40.09, 10};
+  EXPECT_EQ(pick_finalist({big, small}, {few_fast, few_steady}), 1u);
+}
+
+TEST(Stats, MedianStandardErrorShrinksWithTheSamples) {
+  const summary s10{100, 99, 101, 10}, s1000{100, 99, 101, 1000};
+  EXPECT_NEAR(s10.median_standard_error(), 1.2533 * (2 / 1.349) / std::sqrt(10.0), 1e-12);
+  EXPECT_NEAR(s10.median_standard_error() / s1000.median_standard_error(), 10.0, 1e-9);
+  EXPECT_EQ(summary{}.median_standard_error(), 0.0);
 }
 
 }  // namespace

@@ -155,10 +155,14 @@ std::size_t pick_finalist(const std::vector<const instantiation*>& finalists, co
   for (std::size_t k = 1; k < times.size(); ++k)
     if (times[k].median < times[fastest].median) fastest = k;
   std::size_t pick = fastest;
+  // Within noise: 1%, or more where the two medians are that uncertain (1.96 standard errors of
+  // their difference). Not the samples' spread: that let a candidate 1.8-3% slower win beside a
+  // noisy fastest one (P5 f32 at 1.070 against flat's 1.039, bench/NOTES.md v11).
+  const summary& f = times[fastest];
   for (std::size_t k = 0; k < times.size(); ++k) {
-    const double noise = std::max({0.01, times[k].relative_spread(), times[fastest].relative_spread()});
-    if (times[k].median <= times[fastest].median * (1 + noise) && simplicity(*finalists[k]) < simplicity(*finalists[pick]))
-      pick = k;
+    const double se_k = times[k].median_standard_error(), se_f = f.median_standard_error();
+    const double noise = std::max(0.01, 1.96 * std::sqrt(se_k * se_k + se_f * se_f) / f.median);
+    if (times[k].median <= f.median * (1 + noise) && simplicity(*finalists[k]) < simplicity(*finalists[pick])) pick = k;
   }
   return pick;
 }

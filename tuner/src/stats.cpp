@@ -1,6 +1,7 @@
 #include "stats.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace padtune::tuner {
 namespace {
@@ -11,6 +12,10 @@ double quantile(const std::vector<double>& sorted, double q) {
   return sorted[lo] + (pos - double(lo)) * (sorted[hi] - sorted[lo]);
 }
 }  // namespace
+
+double summary::median_standard_error() const {
+  return samples > 0 ? 1.2533 * (iqr() / 1.349) / std::sqrt(double(samples)) : 0;
+}
 
 summary summarize(std::vector<double> samples) {
   summary s;

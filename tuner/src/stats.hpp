@@ -10,6 +10,10 @@ struct summary {
   double iqr() const { return q3 - q1; }
   /// IQR / median: the relative spread the sampler drives under its target.
   double relative_spread() const { return median > 0 ? iqr() / median : 0; }
+  /// The standard error of the median, from the IQR as a normal spread (sigma = IQR / 1.349) and
+  /// the large-sample rule (1.2533 sigma / sqrt(n)): how far the median itself may be off, where the
+  /// IQR says how far one sample may be.
+  double median_standard_error() const;
 };
 
 /// Median and quartiles (linear interpolation between order statistics); all zero when empty.
