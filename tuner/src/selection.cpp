@@ -14,9 +14,6 @@ namespace {
 
 long long payload_bytes(dtype type, const shape5& s) { return 2 * s.B * s.C * s.L * (long long)size_of(type); }
 
-/// The key that orders candidates from simplest to most elaborate.
-auto simplicity(const instantiation& i) { return std::make_tuple(i.block_ol, i.threads, i.access_width, i.id); }
-
 using measurement_index = std::map<std::string, const measurement*>;
 
 const measurement* find(const measurement_index& index, const std::string& id, dtype type, const shape5& s) {
@@ -62,7 +59,7 @@ std::vector<table_entry> select_entries(const std::vector<measurement>& measurem
     std::vector<summary> times;
     if (finalists.size() > 1 && retime) {
       times = retime(r.type, rep, finalists);
-      if (times.size() == finalists.size()) pick = pick_finalist(finalists, times);
+      if (times.size() == finalists.size()) pick = pick_finalist(times);
       else times.clear();  // keep the ranking's order
     }
     table_entry e;
@@ -150,21 +147,21 @@ std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok) {
   return out;
 }
 
-std::size_t pick_finalist(const std::vector<const instantiation*>& finalists, const std::vector<summary>& times) {
+std::size_t pick_finalist(const std::vector<summary>& times) {
   std::size_t fastest = 0;
   for (std::size_t k = 1; k < times.size(); ++k)
     if (times[k].median < times[fastest].median) fastest = k;
-  std::size_t pick = fastest;
-  // Within noise: 1%, or more where the two medians are that uncertain (1.96 standard errors of
-  // their difference). Not the samples' spread: that let a candidate 1.8-3% slower win beside a
-  // noisy fastest one (P5 f32 at 1.070 against flat's 1.039, bench/NOTES.md v11).
+  // The best-ranked finalist within noise of the fastest: the re-timing, on one shape, overrides the
+  // ranking over the bucket's shapes only where it can tell. Noise: 1%, or more where the two medians
+  // are that uncertain (1.96 standard errors of their difference); not the samples' spread, which let
+  // a 1.8-3% slower finalist win beside a noisy fastest one (P5 f32 1.070 against 1.039, v11).
   const summary& f = times[fastest];
-  for (std::size_t k = 0; k < times.size(); ++k) {
+  for (std::size_t k = 0; k < fastest; ++k) {
     const double se_k = times[k].median_standard_error(), se_f = f.median_standard_error();
     const double noise = std::max(0.01, 1.96 * std::sqrt(se_k * se_k + se_f * se_f) / f.median);
-    if (times[k].median <= f.median * (1 + noise) && simplicity(*finalists[k]) < simplicity(*finalists[pick])) pick = k;
+    if (times[k].median <= f.median * (1 + noise)) return k;
   }
-  return pick;
+  return fastest;
 }
 
 }  // namespace padtune::tuner

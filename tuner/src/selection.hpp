@@ -21,9 +21,10 @@ struct bucket_ranking {
 };
 std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok_measurements);
 
-/// Picks among finalists re-timed side by side: the fastest, unless a simpler one (smaller tile,
-/// fewer threads) is within noise of it. Returns the index into finalists.
-std::size_t pick_finalist(const std::vector<const instantiation*>& finalists, const std::vector<summary>& times);
+/// Picks among finalists re-timed side by side, `times` in the ranking's order: the best-ranked one
+/// within noise of the fastest (1%, or 1.96 standard errors of the two medians' difference, whichever
+/// is more). Returns the index into times.
+std::size_t pick_finalist(const std::vector<summary>& times);
 
 /// Times the finalists of a bucket on its representative shape, one summary each; an empty result
 /// keeps the ranking's order (and the margin of the ranking's scores).
