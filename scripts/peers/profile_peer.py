@@ -7,7 +7,8 @@ The peer runs (and Triton autotunes) first outside the range, so the profiled la
 of the configuration the peers' table times; dy is random, non-zero. PyTorch with a negative pad
 launches a fill and then a copy: profile both with --launch-count 2. --l2-flush writes twice the L2
 before the profiled launch, outside the range, as the peers' timer does before every sample: with
-ncu --cache-control none, a profile of the dirty L2 the timings see (`padtune run --l2-flush` alike)."""
+ncu --cache-control none --replay-mode application, a profile of the dirty L2 the timings see
+(`padtune run --l2-flush` alike; kernel replay would re-run the kernel with dy already in L2)."""
 import argparse
 import os
 import sys

@@ -388,7 +388,8 @@ void add_dispatch_commands(CLI::App& app, int* result) {
   run->add_option("--dx", ro->dx_file, "Write dx here, raw");
   run->add_flag("--l2-flush", ro->l2_flush,
                 "Write twice the L2 before each run, outside the run's NVTX range, as padtune tune does before "
-                "every sample: with Nsight Compute's --cache-control none, a profile of the timings' dirty L2");
+                "every sample. For a profile of the timings' dirty L2, Nsight Compute needs --cache-control none "
+                "and --replay-mode application (kernel replay re-runs the kernel with dy already in L2)");
   run->callback([ro, result] { *result = run_run(*ro); });
 }
 
