@@ -1,6 +1,8 @@
 // Sample statistics and the sampler's stop rule.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "stats.hpp"
 
 namespace padtune::tuner {
@@ -31,6 +33,13 @@ TEST(Stats, OutliersMoveTheMedianLittle) {
   std::vector<double> v(99, 10.0);
   v.push_back(1e6);
   EXPECT_DOUBLE_EQ(summarize(v).median, 10.0);
+}
+
+TEST(Stats, MedianStandardErrorShrinksWithTheSamples) {
+  const summary s10{100, 99, 101, 10}, s1000{100, 99, 101, 1000};
+  EXPECT_NEAR(s10.median_standard_error(), 1.2533 * (2 / 1.349) / std::sqrt(10.0), 1e-12);
+  EXPECT_NEAR(s10.median_standard_error() / s1000.median_standard_error(), 10.0, 1e-9);
+  EXPECT_EQ(summary{}.median_standard_error(), 0.0);
 }
 
 TEST(StopRule, StopsOnLowSpreadOnlyAfterMinimum) {

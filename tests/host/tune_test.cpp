@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-
 #include <fstream>
 #include <set>
 
@@ -217,13 +216,6 @@ TEST(Selection, ANoisyFastestIsNoCoverForASlowerOne) {
   // With ten samples each the same medians are within their uncertainty: the ranking's first.
   const summary few_fast{39.26, 38.6, 40.01, 10}, few_steady{39.98, 39.88, 40.09, 10};
   EXPECT_EQ(pick_finalist({few_steady, few_fast}), 0u);
-}
-
-TEST(Stats, MedianStandardErrorShrinksWithTheSamples) {
-  const summary s10{100, 99, 101, 10}, s1000{100, 99, 101, 1000};
-  EXPECT_NEAR(s10.median_standard_error(), 1.2533 * (2 / 1.349) / std::sqrt(10.0), 1e-12);
-  EXPECT_NEAR(s10.median_standard_error() / s1000.median_standard_error(), 10.0, 1e-9);
-  EXPECT_EQ(summary{}.median_standard_error(), 0.0);
 }
 
 }  // namespace

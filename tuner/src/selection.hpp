@@ -23,7 +23,7 @@ std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok_meas
 
 /// Picks among finalists re-timed side by side, `times` in the ranking's order: the best-ranked one
 /// within noise of the fastest (1%, or 1.96 standard errors of the two medians' difference, whichever
-/// is more). Returns the index into times.
+/// is more). Returns the index into times. Pre: !times.empty().
 std::size_t pick_finalist(const std::vector<summary>& times);
 
 /// Times the finalists of a bucket on its representative shape, one summary each; an empty result

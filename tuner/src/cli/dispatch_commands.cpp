@@ -320,10 +320,13 @@ int run_run(const run_options& o) {
     int dev = 0, l2 = 0;
     cudaError_t e = cudaGetDevice(&dev);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
-    flush_bytes = 2 * std::int64_t(l2);
-    if (e == cudaSuccess) e = flush.allocate(flush_bytes);
     if (e != cudaSuccess) {
-      fmt::print(stderr, "padtune run: --l2-flush: a buffer of twice the L2 ({} bytes) failed: {}\n", flush_bytes, cuda_error_text(e));
+      fmt::print(stderr, "padtune run: --l2-flush: reading the L2's size failed: {}\n", cuda_error_text(e));
+      return exit_failed;
+    }
+    flush_bytes = std::max<std::int64_t>(2 * std::int64_t(l2), 1 << 20);  // as the timer's flush (cuda_timer.cpp)
+    if (e = flush.allocate(flush_bytes); e != cudaSuccess) {
+      fmt::print(stderr, "padtune run: --l2-flush: a buffer of {} bytes (twice the L2) failed: {}\n", flush_bytes, cuda_error_text(e));
       return exit_failed;
     }
   }
@@ -363,8 +366,9 @@ int run_run(const run_options& o) {
     }
   }
 
-  fmt::print("padtune run: {} ({}) on {}, {}, {} run{}, {:.1f} us wall time per run ({})\n", shown.id, how,
-             name_of(b), s.text(), o.n, o.n == 1 ? "" : "s", seconds * 1e6 / o.n,
+  fmt::print("padtune run: {} ({}) on {}, {}, {} run{}{}, {:.1f} us wall time per run ({})\n", shown.id, how,
+             name_of(b), s.text(), o.n, o.n == 1 ? "" : "s", flush_bytes > 0 ? ", L2 flushed before each" : "",
+             seconds * 1e6 / o.n,
              b == backend::host ? "host emulation: says nothing about GPU speed"
                                 : "includes launch overhead and one final synchronize; padtune tune measures");
   return exit_ok;
