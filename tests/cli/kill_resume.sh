@@ -26,4 +26,8 @@ finished=$(( $(wc -l < "$cache") - 1 ))  # complete lines after the header; a to
 out=$("$padtune" tune --backend host --results-dir "$dir" "$@" 2>&1)
 echo "$out" | tail -1
 echo "killed after $finished finished measurements"
-echo "$out" | grep -qE " measured, $finished from the cache, 0 failed" || { echo "FAIL: expected $finished from the cache"; exit 1; }
+if ! echo "$out" | grep -qE " measured, $finished from the cache, 0 failed"; then
+  echo "FAIL: expected $finished from the cache, 0 failed; the resumed run said:"
+  echo "$out" | grep -E "^padtune tune:|warning|error" || echo "$out" | tail -20
+  exit 1
+fi
