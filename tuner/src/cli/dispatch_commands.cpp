@@ -18,6 +18,7 @@
 
 #include "padtune/cuda_error.hpp"
 #include "commands.hpp"
+#include "cuda_timer.hpp"
 #include "padtune/nvtx.hpp"
 #include "padtune/padtune.hpp"
 #include "results.hpp"
@@ -224,22 +225,22 @@ bool read_dy(const std::string& path, unsigned char* out, std::int64_t bytes, co
   return true;
 }
 
-/// One run: the dispatcher (chosen == nullptr) or one instantiation, dx zeroed if it needs it.
-/// Throws padtune::error on failure.
-void run_once(const instantiation* chosen, backend b, const problem& p) {
+/// One run on `stream`: the dispatcher (chosen == nullptr) or one instantiation, dx zeroed if it
+/// needs it. Throws padtune::error on failure.
+void run_once(const instantiation* chosen, backend b, const problem& p, cudaStream_t stream) {
   if (!chosen) {
-    dispatch(p, b);  // opens its own range, named by the instantiation it picks
+    dispatch(p, b, stream);  // opens its own range, named by the instantiation it picks
     return;
   }
   const nvtx_range range(*chosen);
   if (chosen->needs_zeroed_dx && p.dx) {  // the seed's contract: whoever runs it zeroes dx
     const auto bytes = std::size_t(p.B * p.C * p.L) * size_of(p.type);
     if (b == backend::host) std::memset(p.dx, 0, bytes);
-    else if (const cudaError_t e = cudaMemsetAsync(p.dx, 0, bytes); e != cudaSuccess)
+    else if (const cudaError_t e = cudaMemsetAsync(p.dx, 0, bytes, stream); e != cudaSuccess)
       throw error(status::launch_failed, "zeroing dx failed: " + cuda_error_text(e));
   }
   std::string why;
-  if (const status s = launch(*chosen, b, p, nullptr, &why); s != status::ok) throw error(s, why);
+  if (const status s = launch(*chosen, b, p, stream, &why); s != status::ok) throw error(s, why);
 }
 
 /// Why no CUDA device is usable, or "" if one is.
@@ -312,33 +313,30 @@ int run_run(const run_options& o) {
     p.dy = dy_dev.get();
     p.dx = dx_dev.get();
   }
-  // The timings' L2: twice its size written before each run leaves it full of dirty lines, which a
-  // profiler's own cache control (an invalidate) does not reproduce.
-  device_buffer flush;
-  std::int64_t flush_bytes = 0;
+  // The timings' L2, full of the dirty lines of their flush, which a profiler's own cache control (an
+  // invalidate) does not reproduce: the timer's own flush, and the runs on its stream behind it.
+  tuner::cuda_timer* timer = nullptr;
   if (o.l2_flush) {
-    int dev = 0, l2 = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
-    if (e != cudaSuccess) {
-      fmt::print(stderr, "padtune run: --l2-flush: reading the L2's size failed: {}\n", cuda_error_text(e));
-      return exit_failed;
-    }
-    flush_bytes = std::max<std::int64_t>(2 * std::int64_t(l2), 1 << 20);  // as the timer's flush (cuda_timer.cpp)
-    if (e = flush.allocate(flush_bytes); e != cudaSuccess) {
-      fmt::print(stderr, "padtune run: --l2-flush: a buffer of {} bytes (twice the L2) failed: {}\n", flush_bytes, cuda_error_text(e));
+    try {
+      timer = &tuner::cuda_timer::get();
+    } catch (const std::runtime_error& x) {
+      fmt::print(stderr, "padtune run: --l2-flush: {}\n", x.what());
       return exit_failed;
     }
   }
+  const cudaStream_t stream = timer ? timer->stream() : nullptr;
 
   const auto start = std::chrono::steady_clock::now();
   try {
     for (int i = 0; i < o.n; ++i) {
-      if (flush_bytes > 0) {
-        if (const cudaError_t e = cudaMemsetAsync(flush.get(), 0x5A, std::size_t(flush_bytes)); e != cudaSuccess)
-          throw error(status::launch_failed, "the L2 flush failed: " + cuda_error_text(e));
+      if (timer) {
+        try {
+          timer->flush_l2();
+        } catch (const std::runtime_error& x) {
+          throw error(status::launch_failed, x.what());
+        }
       }
-      run_once(chosen, b, p);
+      run_once(chosen, b, p, stream);
     }
     if (b == backend::cuda) {
       if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
@@ -367,7 +365,7 @@ int run_run(const run_options& o) {
   }
 
   fmt::print("padtune run: {} ({}) on {}, {}, {} run{}{}, {:.1f} us wall time per run ({})\n", shown.id, how,
-             name_of(b), s.text(), o.n, o.n == 1 ? "" : "s", flush_bytes > 0 ? ", L2 flushed before each" : "",
+             name_of(b), s.text(), o.n, o.n == 1 ? "" : "s", timer ? ", L2 flushed before each" : "",
              seconds * 1e6 / o.n,
              b == backend::host ? "host emulation: says nothing about GPU speed"
                                 : "includes launch overhead and one final synchronize; padtune tune measures");
