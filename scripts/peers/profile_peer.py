@@ -17,6 +17,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import triton_peer  # noqa: E402
+from timing import l2_flush_buffer  # noqa: E402
 
 DTYPES = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16, "bf16": torch.bfloat16}
 
@@ -41,8 +42,7 @@ def main():
     for _ in range(3):
         run()
     if args.l2_flush:
-        props = torch.cuda.get_device_properties(torch.cuda.current_device())
-        flush = torch.empty(2 * props.L2_cache_size, dtype=torch.uint8, device="cuda")  # kept, as timing.py keeps its
+        flush = l2_flush_buffer()  # kept until the launch, as the timer keeps its own
         flush.fill_(0x5A)
     torch.cuda.synchronize()
     torch.cuda.nvtx.range_push("peer")

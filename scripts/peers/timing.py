@@ -15,10 +15,15 @@ import torch
 SPIN_CYCLES = 400_000
 
 
+def l2_flush_buffer():
+    """Twice the L2 of the current device: what a sample writes (fill_(0x5A)) before it starts."""
+    props = torch.cuda.get_device_properties(torch.cuda.current_device())
+    return torch.empty(2 * props.L2_cache_size, dtype=torch.uint8, device="cuda")
+
+
 class ColdTimer:
     def __init__(self, samples: int, warmup: int = 3):
-        props = torch.cuda.get_device_properties(torch.cuda.current_device())
-        self.flush = torch.empty(2 * props.L2_cache_size, dtype=torch.uint8, device="cuda")
+        self.flush = l2_flush_buffer()
         self.samples, self.warmup = samples, warmup
         self.start = torch.cuda.Event(enable_timing=True)
         self.stop = torch.cuda.Event(enable_timing=True)
