@@ -144,7 +144,7 @@ void register_shape(const suite_shape& sh, dtype type, int samples) {
   const std::string prefix = fmt::format("{}/{}/{}x{}x{}/pad{},{}/{}/", sh.suite, sh.tag, s.B, s.C, s.L,
                                          s.pad_left, s.pad_right, name_of(type));
   std::vector<std::pair<std::string, row_maker>> rows = {{"dispatcher", dispatcher_row()}};
-  for (const char* v : {"seed", "rowtile", "flat", "flatvec", "ewise", "staged"}) rows.emplace_back(v, variant_row(v));
+  for (const char* v : {"seed", "rowtile", "flat", "flatvec", "ewise", "staged", "rowelem"}) rows.emplace_back(v, variant_row(v));
   rows.emplace_back("memcpy", memcpy_row());
   rows.emplace_back("kernel_copy", kernel_copy_row(false));
   rows.emplace_back("kernel_copy_big_params", kernel_copy_row(true));

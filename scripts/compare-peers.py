@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "pee
 
 NAME = re.compile(r"^(?P<suite>\w+)/(?P<tag>\w+)/(?P<B>\d+)x(?P<C>\d+)x(?P<L>\d+)/pad(?P<pl>-?\d+),(?P<pr>-?\d+)/"
                   r"(?P<dtype>f32|f64|f16|bf16)/(?P<row>\w+)")
-VARIANTS = ["seed", "rowtile", "flat", "flatvec", "ewise", "staged"]  # padtune_bench's rows of each variant at its best
+VARIANTS = ["seed", "rowtile", "flat", "flatvec", "ewise", "staged", "rowelem"]  # padtune_bench's rows of each variant at its best
 ROWS = ["dispatcher", *VARIANTS, "memcpy", "memcpy2d", "thrust"]
 SIZE = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2}
 DTYPES = list(SIZE)
@@ -128,6 +128,8 @@ def time_peers(cases, samples):
         out = torch.empty_like(ref)
         tri = lambda: triton_peer.constant_pad1d_backward(dy, L, pl, out)
         measure("triton", tri, tri)
+        if "median_us" in peers["triton"]:  # which of its configurations the autotuner timed, per process
+            peers["triton"]["block_warps"] = triton_peer.chosen_config()
         del out, dy, ref
         torch.cuda.empty_cache()
         floor = peers["floor"].get("median_us")
@@ -135,7 +137,8 @@ def time_peers(cases, samples):
             if floor and "median_us" in p:
                 p["ratio"] = p["median_us"] / floor
         case["peers"] = peers
-        print(f"{case['tag']:>4} {dt:>4}: peers timed in {time.time() - t0:.1f} s", flush=True)
+        print(f"{case['tag']:>4} {dt:>4}: peers timed in {time.time() - t0:.1f} s "
+              f"(Triton BLOCK,WARPS {peers['triton'].get('block_warps')})", flush=True)
 
 
 def fmt_ratio(row):

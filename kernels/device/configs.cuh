@@ -21,6 +21,11 @@
 // One element per thread: tiny problems, where a launch is latency and code size shows.
 #define PADTUNE_EWISE_CONFIGS(X) X(64, 64, 0) X(128, 128, 0) X(256, 256, 0) X(512, 512, 0) X(1024, 1024, 0)
 
+// A row tile per block, element by element (the Triton peer's kernel): tiles up to 16 elements a thread.
+#define PADTUNE_ROWELEM_CONFIGS(X)                                                                \
+  X(64, 64, 0) X(256, 128, 0) X(512, 128, 0) X(1024, 128, 0) X(1024, 256, 0) X(2048, 256, 0)     \
+  X(4096, 256, 0) X(4096, 512, 0)
+
 // The same tiles as flat, so that each is compared with and without wide loads.
 #define PADTUNE_FLATVEC_CONFIGS(X) PADTUNE_FLAT_CONFIGS(X)
 

@@ -28,19 +28,35 @@ def main():
     ap.add_argument("shape", help="B,C,L,pad_left,pad_right")
     ap.add_argument("dtype", choices=sorted(DTYPES))
     ap.add_argument("--l2-flush", action="store_true", help="write twice the L2 before the profiled launch")
+    ap.add_argument("--config", metavar="BLOCK,WARPS",
+                    help="triton: launch this configuration, not the autotuned one (needed with --replay-mode "
+                         "application: each pass is a new process, whose autotuning can pick another)")
     args = ap.parse_args()
     try:
         B, C, L, pl, pr = map(int, args.shape.split(","))
     except ValueError:
         ap.error(f"the shape must be five integers B,C,L,pad_left,pad_right, got '{args.shape}'")
+    config = None
+    if args.config is not None:
+        if args.peer != "triton":
+            ap.error("--config is for the triton peer")
+        try:
+            config = tuple(map(int, args.config.split(",")))
+            if len(config) != 2 or min(config) < 1:
+                raise ValueError
+        except ValueError:
+            ap.error(f"--config must be two positive integers BLOCK,WARPS, got '{args.config}'")
     dy = torch.randn(B, C, pl + L + pr, device="cuda").to(DTYPES[args.dtype])
     out = torch.empty(B, C, L, device="cuda", dtype=dy.dtype)
     if args.peer == "triton":
-        run = lambda: triton_peer.constant_pad1d_backward(dy, L, pl, out)
+        run = lambda: triton_peer.constant_pad1d_backward(dy, L, pl, out, config)
     else:
         run = lambda: torch.constant_pad_nd(dy, [-pl, -pr])
     for _ in range(3):
         run()
+    if args.peer == "triton":
+        print(f"profile_peer: triton runs BLOCK,WARPS = {config or triton_peer.chosen_config()}"
+              f"{'' if config else ' (autotuned in this process)'}", file=sys.stderr)
     if args.l2_flush:
         flush = l2_flush_buffer()  # kept until the launch, as the timer keeps its own
         flush.fill_(0x5A)

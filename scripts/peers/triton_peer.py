@@ -20,9 +20,22 @@ def constant_pad1d_backward_kernel(dy_ptr, dx_ptr, L, OL, pad_left, BLOCK: tl.co
     tl.store(dx_ptr + row * L + i, v, mask=in_row)
 
 
-def constant_pad1d_backward(dy: torch.Tensor, L: int, pad_left: int, out: torch.Tensor) -> torch.Tensor:
+def constant_pad1d_backward(dy: torch.Tensor, L: int, pad_left: int, out: torch.Tensor, config=None) -> torch.Tensor:
+    """config: (BLOCK, num_warps) to launch that configuration instead of the autotuned one (the
+    autotuner benchmarks in each process anew and can pick another per process: a profile that
+    replays the application needs the same kernel in every pass)."""
     B, C, OL = dy.shape
     rows = B * C
     grid = lambda meta: (rows, triton.cdiv(L, meta["BLOCK"]))
-    constant_pad1d_backward_kernel[grid](dy, out, L, OL, pad_left)
+    if config is None:
+        constant_pad1d_backward_kernel[grid](dy, out, L, OL, pad_left)
+    else:
+        block, warps = config
+        constant_pad1d_backward_kernel.fn[grid](dy, out, L, OL, pad_left, BLOCK=block, num_warps=warps)
     return out
+
+
+def chosen_config():
+    """(BLOCK, num_warps) of the autotuner's last choice, or None before its first launch."""
+    best = getattr(constant_pad1d_backward_kernel, "best_config", None)
+    return None if best is None else (best.kwargs["BLOCK"], best.num_warps)

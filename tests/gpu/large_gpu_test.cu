@@ -61,11 +61,13 @@ std::string check_on_device(const candidate& inst, const shape& s) {
 }
 
 /// One instantiation per (variant, dtype): BLOCK_OL 1024 where there is one (the 16-byte one of the
-/// chunked variants; seed and ewise move one element per access).
+/// chunked variants; seed and ewise move one element per access; rowelem's on 256 threads).
 std::vector<std::string> one_per_variant_and_dtype() {
   std::vector<std::string> ids;
   for (const instantiation& i : registry())
-    if (i.block_ol == 1024 && (i.variant == "seed" || i.variant == "ewise" || i.access_width == 16)) ids.push_back(i.id);
+    if (i.block_ol == 1024 && (i.variant == "seed" || i.variant == "ewise" || (i.variant == "rowelem" && i.threads == 256) ||
+                               (i.variant != "rowelem" && i.access_width == 16)))
+      ids.push_back(i.id);
   return ids;
 }
 
@@ -109,7 +111,7 @@ TEST_P(GpuLargeJit, MoreThan65535Rows) {
   EXPECT_EQ(check_on_device(candidate_of(k), s), "") << k.id() << " on " << s.str();
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryVariant, GpuLargeJit, ::testing::Values("seed", "rowtile", "flat", "flatvec", "ewise", "staged"),
+INSTANTIATE_TEST_SUITE_P(EveryVariant, GpuLargeJit, ::testing::Values("seed", "rowtile", "flat", "flatvec", "ewise", "staged", "rowelem"),
                          [](const auto& info) { return std::string(info.param); });
 
 }  // namespace

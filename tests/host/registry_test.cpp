@@ -14,7 +14,7 @@ namespace {
 TEST(Registry, EveryVariantForEveryDtypeOverSeveralTileLengths) {
   std::map<std::pair<std::string, dtype>, std::set<int>> tiles;
   for (const instantiation& i : registry()) tiles[{std::string(i.variant), i.type}].insert(i.block_ol);
-  for (const char* v : {"seed", "rowtile", "flat", "flatvec", "ewise", "staged"})
+  for (const char* v : {"seed", "rowtile", "flat", "flatvec", "ewise", "staged", "rowelem"})
     for (dtype t : all_dtypes) EXPECT_GE((tiles[{v, t}].size()), 4u) << v << " " << name_of(t);
 }
 

@@ -15,7 +15,7 @@
 namespace padtune::jit {
 namespace {
 
-constexpr std::string_view variants[] = {"seed", "rowtile", "flat", "flatvec", "ewise", "staged"};
+constexpr std::string_view variants[] = {"seed", "rowtile", "flat", "flatvec", "ewise", "staged", "rowelem"};
 constexpr int default_width = 16;
 const int default_max_threads = variant_choice{}.max_threads;
 // Beyond these the unrolled loops of a tile make compiles slow for no gain (the registry stops at 8192).
@@ -69,7 +69,7 @@ kernel::kernel(dtype type, std::int32_t pad_left, std::int32_t pad_right, std::i
     refuse(fmt::format("BLOCK_OL {} is outside 1..{}", block_ol, max_block_ol));
   if (choice_.max_threads < 1 || choice_.max_threads > max_max_threads)
     refuse(fmt::format("max_threads {} is outside 1..{}", choice_.max_threads, max_max_threads));
-  if (v == "seed" || v == "ewise") choice_.width = 0;  // one element per access, whatever was asked
+  if (v == "seed" || v == "ewise" || v == "rowelem") choice_.width = 0;  // one element per access, whatever was asked
   else if (choice_.width == 0) choice_.width = default_width;
   const detail::variant_shape shape = detail::shape_of(v, elem, block_ol, choice_.max_threads, choice_.width);
   if (!shape.valid)

@@ -3,6 +3,7 @@
 
 #include "ewise.cuh"
 #include "flat.cuh"
+#include "rowelem.cuh"
 #include "rowtile.cuh"
 #include "seed.cuh"
 #include "staged.cuh"
@@ -28,6 +29,10 @@ variant_shape shape_of(std::string_view variant, int elem, int block_ol, int max
     out.needs_zeroed_dx = variant == "seed" ? pd::seed_kernel<float, 1, 1, 0>::needs_zeroed_dx  // constants of the variants
                                             : pd::ewise_kernel<float, 1, 1, 0>::needs_zeroed_dx;
     out.rule = "threads = min(BLOCK_OL, max_threads) must divide BLOCK_OL, at most 1024";
+  } else if (variant == "rowelem") {
+    s = pd::rowelem_shape(elem, block_ol, max_threads);
+    out.needs_zeroed_dx = pd::rowelem_kernel<float, 1, 1, 0>::needs_zeroed_dx;
+    out.rule = "threads = min(BLOCK_OL, max_threads) must divide BLOCK_OL, at most 1024, with at most 16 elements each";
   } else if (variant == "rowtile" || variant == "flat" || variant == "flatvec" || variant == "staged") {
     s = pd::chunked_shape(elem, block_ol, max_threads, width);
     if (variant == "staged") s.valid = s.valid && pd::stage_bytes_of(elem, block_ol) <= pd::max_stage_bytes;
@@ -48,7 +53,7 @@ std::uint64_t logical_blocks_of(std::string_view variant, int elem, int block_ol
   const pd::pad_args a = pd::make_pad_args(static_cast<const pd::byte*>(dy), static_cast<pd::byte*>(dx), rows, L,
                                            pad_left, pad_right, elem);
   if (variant == "seed") return pd::plan_seed(a, block_ol).num_blocks;
-  if (variant == "rowtile") return pd::plan_rowtile(a, block_ol).num_blocks;
+  if (variant == "rowtile" || variant == "rowelem") return pd::plan_rowtile(a, block_ol).num_blocks;
   if (variant == "ewise") return pd::plan_ewise(a, block_ol).num_blocks;
   return pd::plan_flat(a, elem, width, block_ol * elem / width).num_blocks;  // flat, flatvec and staged
 }

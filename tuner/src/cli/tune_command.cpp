@@ -36,7 +36,7 @@ void add_search_options(CLI::App* cmd, search_options& o) {
   // dtype and variant names are checked by make_options, so that an unknown one is exit code 3 (input
   // padtune rejects) as in every other command, not CLI11's 2.
   cmd->add_option("--dtype", o.dtypes, "Only these dtypes (f32 f64 f16 bf16; repeat or list)");
-  cmd->add_option("--variant", o.variants, "Only these variants (seed rowtile flat flatvec ewise staged)");
+  cmd->add_option("--variant", o.variants, "Only these variants (seed rowtile flat flatvec ewise staged rowelem)");
   cmd->add_option("--filter", o.filter, "Only instantiation ids matching this regular expression");
   cmd->add_option("--sizes", o.sizes_file, "A file of shapes, 'B C L pad_left pad_right' per line")->check(CLI::ExistingFile);
 }

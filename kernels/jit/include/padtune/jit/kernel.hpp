@@ -13,7 +13,7 @@ namespace padtune::jit {
 
 /// The algorithm and its template parameters besides the pads and BLOCK_OL.
 struct variant_choice {
-  std::string variant = "seed";  ///< seed, rowtile, flat, flatvec, ewise or staged (kernels/device/<variant>.cuh)
+  std::string variant = "seed";  ///< seed, rowtile, flat, flatvec, ewise, staged or rowelem (kernels/device/<variant>.cuh)
   int max_threads = 256;         ///< threads per block = min(max_threads, what one tile keeps busy)
   int width = 0;                 ///< bytes per access: 4, 8 or 16; 0 picks 16 (the seed ignores it)
 };
