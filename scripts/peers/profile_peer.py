@@ -42,10 +42,10 @@ def main():
             ap.error("--config is for the triton peer")
         try:
             config = tuple(map(int, args.config.split(",")))
-            if len(config) != 2 or min(config) < 1:
+            if len(config) != 2 or min(config) < 1 or any(x & (x - 1) for x in config):
                 raise ValueError
         except ValueError:
-            ap.error(f"--config must be two positive integers BLOCK,WARPS, got '{args.config}'")
+            ap.error(f"--config must be two powers of two BLOCK,WARPS (as Triton requires), got '{args.config}'")
     dy = torch.randn(B, C, pl + L + pr, device="cuda").to(DTYPES[args.dtype])
     out = torch.empty(B, C, L, device="cuda", dtype=dy.dtype)
     if args.peer == "triton":

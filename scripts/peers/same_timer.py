@@ -8,9 +8,11 @@ The peers' table compares ratios that each timer takes against its own copy; on 
 the two timers' copies differ by several percent, as much as the gaps between the kernels. Here the
 copy, every padtune instantiation named and every Triton configuration (autotuned, then each pinned)
 share the flush, the spin and the events. padtune's kernels are compiled for this GPU by nvcc from
-kernels/device (the same templates the library builds; no registry: the id names the template's
-parameters) and launched through ctypes on PyTorch's stream. Each output is checked bit for bit
-against the contract before it is timed.
+the working tree's kernels/device (each id's template arguments are the registry's, found in
+configs.cuh; an id not in the registry does not compile) and launched through the library's
+launch_cuda, by ctypes on PyTorch's stream: the templates the library builds, not the binary a
+results file was measured with. Each output is checked bit for bit against the contract (dx
+poisoned twice, guard bytes around it) before the timing and after it.
 
 --extra FILE.cu adds experimental kernels to the same comparison: every function of FILE declared
 `extern "C" int same_timer_NAME(const void* dy, void* dx, long long rows, long long L, long long
@@ -20,36 +22,67 @@ import argparse
 import ctypes
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
 
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-ID = re.compile(r"^constant_pad1d_backward__(f32|f64|f16|bf16)__(rowtile|flat|flatvec|ewise|staged|rowelem)__bo(\d+)__t(\d+)__w(\d+)$")
+# The variants that write every element of dx (the seed needs dx zeroed first: not timed here).
+VARIANTS = ("rowtile", "flat", "flatvec", "ewise", "staged", "rowelem")
+ID = re.compile(rf"^constant_pad1d_backward__(f32|f64|f16|bf16)__({'|'.join(VARIANTS)})__bo(\d+)__t(\d+)__w(\d+)$")
 CTYPE = {"f32": "float", "f64": "double", "f16": "__half", "bf16": "__nv_bfloat16"}
-TRITON_CONFIGS = [(b, w) for b in (256, 1024, 4096) for w in (4, 8)]  # triton_peer's autotune space
+
+# Finds, at compile time, the registry's entry for an id: the line of PADTUNE_<VARIANT>_CONFIGS
+# (kernels/device/configs.cuh) whose kernel has the id's tile, thread count and access width, so the
+# launcher instantiates exactly the registry's template arguments; an id not in the registry does
+# not compile.
+PREAMBLE = """#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <tuple>
+#include <type_traits>
+#include "configs.cuh"
+#include "launch.cuh"
+""" + "".join(f'#include "{v}.cuh"\n' for v in VARIANTS) + """
+namespace same_timer {
+template <int BO, class K> struct entry { static constexpr int block_ol = BO; using kernel = K; };
+template <class Entries, int BO, int TH, int AW, std::size_t I = 0>
+struct registry_kernel {
+  using E = std::tuple_element_t<I, Entries>;
+  static constexpr bool match = E::block_ol == BO && E::kernel::valid && E::kernel::threads == TH &&
+                                E::kernel::access_width == AW;
+  using type = std::conditional_t<match, typename E::kernel, typename registry_kernel<Entries, BO, TH, AW, I + 1>::type>;
+};
+template <class Entries, int BO, int TH, int AW>
+struct registry_kernel<Entries, BO, TH, AW, std::tuple_size_v<Entries>> { using type = void; };
+}  // namespace same_timer
+"""
 
 
 def shim_source(ids):
-    """One extern "C" launcher per id: the registry's cuda_entry<K> on the plan K makes."""
-    out = ['#include <cuda_bf16.h>', '#include <cuda_fp16.h>', '#include <climits>', '#include "launch.cuh"']
-    out += [f'#include "{v}.cuh"' for v in ("rowtile", "flat", "flatvec", "ewise", "staged", "rowelem")]
-    out.append("using namespace padtune::detail;")
+    """One extern "C" launcher per id, through the library's own launch_cuda<K>."""
+    out = [PREAMBLE]
     for n, i in enumerate(ids):
-        dt, variant, bo, t, w = ID.match(i).groups()
-        # MAX_THREADS: the id's thread count gives the same kernel (threads = min(work, MAX_THREADS)).
-        k = f"{variant}_kernel<{CTYPE[dt]}, {bo}, {t}, {w if variant not in ('ewise', 'rowelem') else 0}>"
-        out.append(f"""extern "C" int launch_{n}(const void* dy, void* dx, long long rows, long long L, long long pl,
-                                 long long pr, void* stream) {{
-  using K = {k};
-  static_assert(K::valid && K::threads == {t}, "{i} is not an instantiation of the registry's rules");
-  const auto p = K::make_params(make_pad_args(static_cast<const byte*>(dy), static_cast<byte*>(dx), rows, L, pl, pr,
-                                              sizeof({CTYPE[dt]})));
-  if (p.num_blocks == 0) return 0;
-  const unsigned grid = unsigned(p.num_blocks < INT_MAX ? p.num_blocks : INT_MAX);
-  cuda_entry<K><<<grid, K::threads, 0, static_cast<cudaStream_t>(stream)>>>(p);
-  return int(cudaGetLastError());
+        m = ID.match(i)
+        if not m:
+            raise ValueError(f"'{i}' is not an id of {', '.join(VARIANTS)} (padtune list; the seed is not timed here)")
+        dt, variant, bo, t, w = m.groups()
+        T = CTYPE[dt]
+        out.append(f"""namespace same_timer {{
+// The leading int takes the first comma of the list; the search starts after it.
+#define SAME_TIMER_ENTRY(BO, MT, W) , entry<BO, padtune::detail::{variant}_kernel<{T}, BO, MT, W>>
+using entries_{n} = std::tuple<int PADTUNE_{variant.upper()}_CONFIGS(SAME_TIMER_ENTRY)>;
+#undef SAME_TIMER_ENTRY
+}}  // namespace same_timer
+extern "C" int launch_{n}(const void* dy, void* dx, long long rows, long long L, long long pl, long long pr,
+                         void* stream) {{
+  using K = same_timer::registry_kernel<same_timer::entries_{n}, {bo}, {t}, {w}, 1>::type;
+  static_assert(!std::is_void_v<K>, "{i} is not in the registry (kernels/device/configs.cuh)");
+  padtune::problem p;
+  p.dy = dy, p.dx = dx, p.B = 1, p.C = rows, p.L = L, p.pad_left = pl, p.pad_right = pr;
+  p.type = padtune::dtype::{dt};
+  return int(padtune::detail::launch_cuda<K>(p, static_cast<cudaStream_t>(stream)));
 }}""")
     return "\n".join(out) + "\n"
 
@@ -57,66 +90,88 @@ def shim_source(ids):
 EXTRA = re.compile(r'extern\s+"C"\s+int\s+same_timer_(\w+)\s*\(')
 
 
+def source_text(ids, extra):
+    """What nvcc compiles: the launchers, then the --extra file (which may use the headers above)."""
+    text = shim_source(ids)
+    if extra:
+        with open(extra) as f:
+            text += f'#line 1 "{extra}"\n' + f.read()
+    return text
+
+
 def build(ids, extra, workdir, arch):
     src, lib = os.path.join(workdir, "shim.cu"), os.path.join(workdir, "shim.so")
     with open(src, "w") as f:
-        f.write(shim_source(ids))
-        if extra:
-            f.write(f'#line 1 "{extra}"\n' + open(extra).read())
+        f.write(source_text(ids, extra))
     cmd = [os.environ.get("NVCC", "nvcc"), "-std=c++20", "-O3", f"-arch={arch}", "-shared",
            "-Xcompiler", "-fPIC", "-I", os.path.join(ROOT, "kernels", "device"), "-I",
            os.path.join(ROOT, "kernels", "include"), src, "-o", lib]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True)
+    except FileNotFoundError:
+        sys.exit(f"same_timer: {cmd[0]} not found (put nvcc on the PATH or set NVCC)")
     if r.returncode != 0:
         sys.exit(f"same_timer: nvcc failed:\n{' '.join(cmd)}\n{r.stderr}")
     return ctypes.CDLL(lib)
 
 
 def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("shape", help="B,C,L,pad_left,pad_right")
+    ap.add_argument("dtype", choices=sorted(CTYPE))
+    ap.add_argument("ids", nargs="*", help="padtune instantiation ids of this dtype (padtune list)")
+    ap.add_argument("--extra", metavar="FILE.cu", help="experimental kernels to time beside them (see above)")
+    ap.add_argument("--samples", type=int, default=200, help="L2-cold samples per median (default 200)")
+    ap.add_argument("--rounds", type=int, default=3, help="times over the whole list, interleaved (default 3)")
+    args = ap.parse_intermixed_args()  # ids after the options too
+    try:
+        B, C, L, pl, pr = map(int, args.shape.split(","))
+    except ValueError:
+        ap.error(f"the shape must be five integers B,C,L,pad_left,pad_right, got '{args.shape}'")
+    if min(B, C, L) < 1 or pl + L + pr < 0:
+        ap.error(f"the shape needs B, C, L >= 1 and pad_left + L + pad_right >= 0, got {args.shape}")
+    if args.samples < 1 or args.rounds < 1:
+        ap.error("--samples and --rounds must be at least 1")
+    if not args.ids and not args.extra:
+        ap.error("name at least one padtune id, or --extra")
+    for i in args.ids:
+        m = ID.match(i)
+        if not m or m.group(1) != args.dtype:
+            ap.error(f"'{i}' is not an id of dtype {args.dtype} of {', '.join(VARIANTS)} (padtune list; the seed, "
+                     "which needs dx zeroed, is not timed here)")
+    if args.extra and not os.path.isfile(args.extra):
+        ap.error(f"--extra {args.extra}: no such file")
+    extra_names = EXTRA.findall(open(args.extra).read()) if args.extra else []
+    if args.extra and not extra_names:
+        ap.error(f"{args.extra} declares no extern \"C\" int same_timer_NAME(...) function")
+
     import torch  # here, not above: the shim's source is made (and tested, tests/cli) without PyTorch
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import triton_peer
     from timing import ColdTimer
 
-    TORCH = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16, "bf16": torch.bfloat16}
-    BITS = {"f32": torch.int32, "f64": torch.int64, "f16": torch.int16, "bf16": torch.int16}
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("shape", help="B,C,L,pad_left,pad_right")
-    ap.add_argument("dtype", choices=sorted(CTYPE))
-    ap.add_argument("ids", nargs="*", help="padtune instantiation ids of this dtype (padtune list)")
-    ap.add_argument("--extra", metavar="FILE.cu", help="experimental kernels to time beside them (see above)")
-    ap.add_argument("--samples", type=int, default=200)
-    ap.add_argument("--rounds", type=int, default=2, help="times over the whole list, interleaved")
-    args = ap.parse_intermixed_args()  # ids after the options too
-    try:
-        B, C, L, pl, pr = map(int, args.shape.split(","))
-    except ValueError:
-        ap.error(f"the shape must be five integers B,C,L,pad_left,pad_right, got '{args.shape}'")
-    for i in args.ids:
-        m = ID.match(i)
-        if not m or m.group(1) != args.dtype:
-            ap.error(f"'{i}' is not a padtune instantiation id of dtype {args.dtype} (padtune list)")
-    if not args.ids and not args.extra:
-        ap.error("name at least one padtune id, or --extra")
-    extra_names = EXTRA.findall(open(args.extra).read()) if args.extra else []
-    if args.extra and not extra_names:
-        ap.error(f"{args.extra} declares no extern \"C\" int same_timer_NAME(...) function")
+    torch_type = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16, "bf16": torch.bfloat16}
+    bits = {"f32": torch.int32, "f64": torch.int64, "f16": torch.int16, "bf16": torch.int16}[args.dtype]
     OL = pl + L + pr
-    dy = torch.randn(B, C, OL, device="cuda").to(TORCH[args.dtype])
+    dy = torch.randn(B, C, OL, device="cuda").to(torch_type[args.dtype])
     dy[dy == 0] = 1  # never time zeros
     ref = torch.zeros(B, C, L, device="cuda", dtype=dy.dtype)
     lo, hi = max(0, -pl), min(L, OL - pl)
     if hi > lo:
         ref[..., lo:hi] = dy[..., lo + pl:hi + pl]
-    out = torch.empty_like(ref)
+    # dx inside guard bytes: a kernel that writes outside it shows there.
+    guard, nbytes = 4096, ref.numel() * ref.element_size()
+    arena = torch.empty(nbytes + 2 * guard, device="cuda", dtype=torch.uint8)
+    out = arena[guard:guard + nbytes].view(dy.dtype).view(B, C, L)
     stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
     with tempfile.TemporaryDirectory() as work:
         major, minor = torch.cuda.get_device_capability()
         lib = build(args.ids, args.extra, work, f"sm_{major}{minor}")
         runs = {"floor (D2D copy)": lambda: out.copy_(ref), "triton (autotuned)":
                 lambda: triton_peer.constant_pad1d_backward(dy, L, pl, out)}
-        for b, w in TRITON_CONFIGS:  # every configuration of the autotuner's space, pinned
+        for c in triton_peer.constant_pad1d_backward_kernel.configs:  # the autotuner's space, each pinned
+            b, w = c.kwargs["BLOCK"], c.num_warps
             runs[f"triton BLOCK {b} warps {w}"] = lambda b=b, w=w: triton_peer.constant_pad1d_backward(dy, L, pl, out, (b, w))
         launchers = [(f"launch_{n}", i, i.split("__", 2)[-1]) for n, i in enumerate(args.ids)]
         launchers += [(f"same_timer_{x}", x, f"extra: {x}") for x in extra_names]
@@ -125,31 +180,47 @@ def main():
             fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p] + [ctypes.c_longlong] * 4 + [ctypes.c_void_p]
 
             def run(fn=fn, i=i):
-                if fn(dy.data_ptr(), out.data_ptr(), B * C, L, pl, pr, stream) != 0:
-                    sys.exit(f"same_timer: launching {i} failed")
+                if (e := fn(dy.data_ptr(), out.data_ptr(), B * C, L, pl, pr, stream)) != 0:
+                    sys.exit(f"same_timer: launching {i} failed (cudaError_t {e})")
             runs[label] = run
-        for name, fn in runs.items():  # bit-exact before timing (poisoned output first)
-            out.view(torch.uint8).fill_(0xA5)
-            fn()
-            torch.cuda.synchronize()
-            if name != "floor (D2D copy)" and not torch.equal(out.view(BITS[args.dtype]), ref.view(BITS[args.dtype])):
-                sys.exit(f"same_timer: {name} differs from the contract")
+
+        def check(name, fn):
+            """dx equal to the contract, bit for bit, from two poisons; the guard bytes untouched."""
+            for poison in (0xA5, 0x5A):
+                arena.fill_(poison)
+                fn()
+                torch.cuda.synchronize()
+                if not torch.equal(out.view(bits), ref.view(bits)):
+                    sys.exit(f"same_timer: {name} differs from the contract (dx poisoned with {poison:#x})")
+                if bool((arena[:guard] != poison).any()) or bool((arena[guard + nbytes:] != poison).any()):
+                    sys.exit(f"same_timer: {name} wrote outside dx")
+
+        for name, fn in runs.items():
+            check(name, fn)
         timer = ColdTimer(args.samples)
         times = {name: [] for name in runs}
         for _ in range(args.rounds):
             for name, fn in runs.items():
                 times[name].append(timer.median_us(fn))
+        for name, fn in runs.items():  # and still right after the timing
+            check(name, fn)
         print(f"triton's autotuner chose BLOCK,WARPS = {triton_peer.chosen_config()}")
-    floor = sorted(times["floor (D2D copy)"])[len(times["floor (D2D copy)"]) // 2]
-    print(f"{args.dtype} {tuple((B, C, L, pl, pr))}: L2-cold medians of {args.samples} samples per round, "
-          f"{args.rounds} rounds, one ColdTimer; ratio = the median round over the copy's")
-    for name, ts in sorted(times.items(), key=lambda kv: sorted(kv[1])[len(kv[1]) // 2]):
-        med = sorted(ts)[len(ts) // 2]
-        print(f"  {name:<36} {' '.join(f'{t:7.2f}' for t in ts)} us   {med / floor:.3f}")
+    floor = statistics.median(times["floor (D2D copy)"])
+    print(f"{args.dtype} {(B, C, L, pl, pr)}: L2-cold medians of {args.samples} samples per round, "
+          f"{args.rounds} rounds, one ColdTimer; ratio = the median of the rounds over the copy's")
+    for name, ts in sorted(times.items(), key=lambda kv: statistics.median(kv[1])):
+        print(f"  {name:<36} {' '.join(f'{t:7.2f}' for t in ts)} us   {statistics.median(ts) / floor:.3f}")
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "--print-shim":  # for tests/cli/same_timer_shim.sh
-        print(shim_source(sys.argv[2:]), end="")
+    if len(sys.argv) > 1 and sys.argv[1] == "--print-shim":  # what nvcc compiles, for tests/cli/same_timer_shim.sh
+        ids, extra = sys.argv[2:], None
+        if "--extra" in ids:
+            k = ids.index("--extra")
+            extra, ids = ids[k + 1], ids[:k] + ids[k + 2:]
+        try:
+            print(source_text(ids, extra), end="")
+        except (ValueError, OSError) as e:
+            sys.exit(f"same_timer: {e}")
     else:
         main()

@@ -126,6 +126,11 @@ TEST(JitKernel, RefusesWhatTheVariantDoesNotAccept) {
   EXPECT_EQ(code_of([] { ConstantPad1dBackward<float>(2, 3, 1024, {"flat", 256, 3}); }).first, status::invalid_config);
   EXPECT_EQ(code_of([] { ConstantPad1dBackward<double>(2, 3, 1024, {"flat", 256, 4}); }).first, status::invalid_config);
   EXPECT_EQ(code_of([] { ConstantPad1dBackward<float>(2, 3, 1024, {"seed", 2048}); }).first, status::invalid_config);
+  // rowelem holds a thread's elements in registers: 8192 on 256 threads is 32 each, over its 16.
+  auto [re_code, re_why] = code_of([] { ConstantPad1dBackward<float>(2, 3, 8192, {"rowelem", 256}); });
+  EXPECT_EQ(re_code, status::invalid_config);
+  EXPECT_NE(re_why.find("at most 16 elements each"), std::string::npos) << re_why;
+  EXPECT_EQ(code_of([] { ConstantPad1dBackward<float>(2, 3, 4096, {"rowelem", 256}); }).first, status::ok);  // 16 each
   // The seed's own configuration, and BLOCK_OL 16 in the variants that accept it.
   EXPECT_EQ(code_of([] { ConstantPad1dBackward<float>(2, 3, 16); }).first, status::ok);
   EXPECT_EQ(code_of([] { ConstantPad1dBackward<float>(2, 3, 16, {"rowtile"}); }).first, status::ok);

@@ -12,7 +12,8 @@ std::vector<shape> edge_suite() {
       {1, 1, 1, 0, 0},       {1, 3, 3, 2, 2},       {0, 3, 3, 1, 2},       // B = 0: no elements
       {3, 5, 0, 1, 1},                                                      // L = 0: no elements
       {2, 3, 7, 0, 0},       {4, 16, 1000, 7, 9},   {2, 8, 4096, 3, 0},    {1, 2, 65, -1, 2},
-      {1, 2, 5, -3, 1},      // whole rows are zero
+      {1, 2, 5, -3, 1},      // a negative pad: each row's first elements are zeros
+      {2, 3, 5, -7, 4},      {2, 3, 5, 4, -8},     // crops beyond the row (pad < -L): every element is zero
       {2, 2, 10, -2, -3},    {1, 1, 5, -5, 0},      // OL = 0
       {1, 70000, 3, 1, 1},   // more rows than a grid dimension of 65535
       {1, 2, 8191, 1, 0},    {3, 1, 262147, 5, 11},
