@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <iostream>
@@ -138,13 +139,24 @@ row_maker thrust_row() {
   };
 }
 
+/// The registry's variants in its order, a row each (a new variant gets its row without an edit here).
+const std::vector<std::string>& registry_variants() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const instantiation& i : registry())
+      if (std::find(v.begin(), v.end(), i.variant) == v.end()) v.emplace_back(i.variant);
+    return v;
+  }();
+  return names;
+}
+
 /// perf/P1/32x256x8192/pad3,5/f32/<row>: a --benchmark_filter selects a suite, a shape, a dtype or a row.
 void register_shape(const suite_shape& sh, dtype type, int samples) {
   const tuner::shape5 s = sh.s;
   const std::string prefix = fmt::format("{}/{}/{}x{}x{}/pad{},{}/{}/", sh.suite, sh.tag, s.B, s.C, s.L,
                                          s.pad_left, s.pad_right, name_of(type));
   std::vector<std::pair<std::string, row_maker>> rows = {{"dispatcher", dispatcher_row()}};
-  for (const char* v : {"seed", "rowtile", "flat", "flatvec", "ewise", "staged", "rowelem"}) rows.emplace_back(v, variant_row(v));
+  for (const std::string& v : registry_variants()) rows.emplace_back(v, variant_row(v));
   rows.emplace_back("memcpy", memcpy_row());
   rows.emplace_back("kernel_copy", kernel_copy_row(false));
   rows.emplace_back("kernel_copy_big_params", kernel_copy_row(true));
