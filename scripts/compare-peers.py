@@ -90,27 +90,21 @@ def sector_floor_factor(shape, dtype):
 def time_peers(cases, samples):
     import torch
     import torch.nn.functional as F
+    import contract
     import triton_peer
     from timing import ColdTimer
 
     timer = ColdTimer(samples)
-    torch_dtype = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16, "bf16": torch.bfloat16}
-    int_view = {"f32": torch.int32, "f64": torch.int64, "f16": torch.int16, "bf16": torch.int16}
     for key, case in sorted(cases.items(), key=lambda kv: case_order(kv[0])):
         B, C, L, pl, pr = case["shape"]
-        dt, OL = case["dtype"], pl + L + pr
+        dt = case["dtype"]
         t0 = time.time()
-        dy = torch.randn(B, C, OL, device="cuda", dtype=torch.float32).to(torch_dtype[dt])
-        dy[dy == 0] = 1  # never time zeros: an unwritten zero could pass for a copied one
-        ref = torch.zeros(B, C, L, device="cuda", dtype=dy.dtype)
-        lo, hi = max(0, -pl), min(L, OL - pl)
-        if hi > lo:
-            ref[..., lo:hi] = dy[..., lo + pl:hi + pl]
+        dy, ref = contract.case(B, C, L, pl, pr, dt)
         peers = {}
 
         def measure(name, fn, out_of):
             out = out_of()
-            if not torch.equal(out.view(int_view[dt]), ref.view(int_view[dt])):
+            if not torch.equal(out.view(contract.BITS[dt]), ref.view(contract.BITS[dt])):
                 peers[name] = {"error": "output differs from the contract"}
                 return
             peers[name] = {"median_us": timer.median_us(fn)}

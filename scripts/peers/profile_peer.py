@@ -17,16 +17,15 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import triton_peer  # noqa: E402
+import contract  # noqa: E402
 from timing import l2_flush_buffer  # noqa: E402
-
-DTYPES = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16, "bf16": torch.bfloat16}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("peer", choices=["triton", "torch"], help="the Triton peer, or PyTorch's constant_pad_nd")
     ap.add_argument("shape", help="B,C,L,pad_left,pad_right")
-    ap.add_argument("dtype", choices=sorted(DTYPES))
+    ap.add_argument("dtype", choices=sorted(contract.DTYPES))
     ap.add_argument("--l2-flush", action="store_true", help="write twice the L2 before the profiled launch")
     ap.add_argument("--config", metavar="BLOCK,WARPS",
                     help="triton: launch this configuration, not the autotuned one (needed with --replay-mode "
@@ -36,6 +35,8 @@ def main():
         B, C, L, pl, pr = map(int, args.shape.split(","))
     except ValueError:
         ap.error(f"the shape must be five integers B,C,L,pad_left,pad_right, got '{args.shape}'")
+    if min(B, C, L) < 1 or pl + L + pr < 0:
+        ap.error(f"the shape needs B, C, L >= 1 and pad_left + L + pad_right >= 0, got {args.shape}")
     config = None
     if args.config is not None:
         if args.peer != "triton":
@@ -46,7 +47,7 @@ def main():
                 raise ValueError
         except ValueError:
             ap.error(f"--config must be two powers of two BLOCK,WARPS (as Triton requires), got '{args.config}'")
-    dy = torch.randn(B, C, pl + L + pr, device="cuda").to(DTYPES[args.dtype])
+    dy, _ = contract.case(B, C, L, pl, pr, args.dtype)
     out = torch.empty(B, C, L, device="cuda", dtype=dy.dtype)
     if args.peer == "triton":
         run = lambda: triton_peer.constant_pad1d_backward(dy, L, pl, out, config)

@@ -148,18 +148,12 @@ def main():
     import torch  # here, not above: the shim's source is made (and tested, tests/cli) without PyTorch
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import contract
     import triton_peer
     from timing import ColdTimer
 
-    torch_type = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16, "bf16": torch.bfloat16}
-    bits = {"f32": torch.int32, "f64": torch.int64, "f16": torch.int16, "bf16": torch.int16}[args.dtype]
-    OL = pl + L + pr
-    dy = torch.randn(B, C, OL, device="cuda").to(torch_type[args.dtype])
-    dy[dy == 0] = 1  # never time zeros
-    ref = torch.zeros(B, C, L, device="cuda", dtype=dy.dtype)
-    lo, hi = max(0, -pl), min(L, OL - pl)
-    if hi > lo:
-        ref[..., lo:hi] = dy[..., lo + pl:hi + pl]
+    bits = contract.BITS[args.dtype]
+    dy, ref = contract.case(B, C, L, pl, pr, args.dtype)
     # dx inside guard bytes: a kernel that writes outside it shows there.
     guard, nbytes = 4096, ref.numel() * ref.element_size()
     arena = torch.empty(nbytes + 2 * guard, device="cuda", dtype=torch.uint8)
