@@ -7,6 +7,7 @@
 namespace std {  // the fixed-width names the kernels use, from the built-in types of the CUDA target
 using uint16_t = unsigned short;
 using uint32_t = unsigned int;
+using int32_t = int;
 using uint64_t = unsigned long long;
 using int64_t = long long;
 using uintptr_t = unsigned long long;
@@ -218,10 +219,18 @@ PADTUNE_HD pad_args make_pad_args(const byte* dy, byte* dx, std::int64_t rows, s
   a.L = L;
   a.OL = pad_left + L + pad_right;
   a.pad_left = pad_left;
-  // -pad_left would overflow for INT64_MIN, which check() allows when OL still comes out >= 0.
+  // check() accepts pads near int64's limits as long as OL comes out in range: -pad_left would
+  // overflow for INT64_MIN, and OL - pad_left (the end of the sources) is L + pad_right.
   a.valid_begin = pad_left >= 0 ? 0 : (pad_left < -L ? L : -pad_left);
-  const std::int64_t end = a.OL - pad_left;  // clamped to [valid_begin, L]
-  a.valid_end = end < a.valid_begin ? a.valid_begin : (end > L ? L : end);
+  const std::int64_t end = pad_right >= 0 ? L : L + pad_right;
+  a.valid_end = end < a.valid_begin ? a.valid_begin : end;
+  if (a.valid_begin == a.valid_end) {
+    // No element has a source, so any pad_left with none copies the same zeros; OL keeps the source
+    // indices the kernels form (row * OL + pad_left + i) far from overflow. Where some element has
+    // a source, -L < pad_left < OL already does.
+    a.pad_left = a.OL;
+    a.valid_begin = a.valid_end = 0;
+  }
   a.dy_end = dy + rows * a.OL * elem;
   return a;
 }
@@ -257,6 +266,54 @@ struct tiled_params {
   fast_divmod tiles;  ///< tiles per row
   std::uint64_t num_blocks = 0;
 };
+
+/// One block per (row, tile of BLOCK_OL dx elements): rowtile and rowelem.
+PADTUNE_HD tiled_params plan_rowtile(const pad_args& a, int block_ol) {
+  tiled_params p;
+  p.a = a;
+  const std::uint64_t tiles = ceil_div(a.L, block_ol);
+  p.tiles = fast_divmod(tiles ? tiles : 1);
+  p.num_blocks = std::uint64_t(a.rows) * tiles;
+  return p;
+}
+
+/// The direct launch of a variant with a block per (row, tile): block (x, y, z) is tile x of row
+/// z * gridDim.y + y, so a block finds its work in its index (no division, no grid-stride loop),
+/// and with 32-bit sizes the parameters fit the 48 bytes of the first 64-byte constant line a
+/// kernel reads (on sm_90 they start at c[0x0][0x210]). L2-cold, each of those costs time before
+/// the first load of a small problem (bench/NOTES.md v12-v13).
+struct row_grid_params {
+  std::uintptr_t dy_row0 = 0;  ///< address of dy element pad_left: row 0's source of dx element 0 (maybe outside dy)
+  byte* dx = nullptr;
+  std::uint32_t rows = 0, L = 0, OL = 0;
+  std::int32_t valid_begin = 0, valid_end = 0;  ///< as in pad_args, in [0, L]
+};
+static_assert(sizeof(row_grid_params) <= 48, "the parameters of a direct launch fit one constant line");
+
+/// The direct grid: (tiles, rows_y, rows_z) blocks, rows_y * rows_z >= rows (the blocks past the
+/// last row return at once).
+struct row_grid {
+  row_grid_params p;
+  std::uint32_t tiles = 0, rows_y = 0, rows_z = 0;
+};
+
+/// False where a size needs 64 bits (a row of 2^31 elements or more, more than 65535^2 rows, OL
+/// of 2^32 or more): the variant's grid-stride launch takes those. True with tiles = 0 where there
+/// is nothing to do.
+PADTUNE_HD bool plan_row_grid(const pad_args& a, int block_ol, int elem, row_grid& g) {
+  constexpr std::int64_t max_y = 65535;  // and max z: CUDA's limit on gridDim.y and gridDim.z
+  if (a.rows > max_y * max_y || a.L > 0x7fffffff - block_ol || a.OL > 0xffffffffll) return false;
+  g = row_grid{};
+  if (a.rows == 0 || a.L == 0) return true;
+  g.p.dy_row0 = std::uintptr_t(a.dy) + std::uintptr_t(a.pad_left) * std::uintptr_t(elem);  // modulo 2^64
+  g.p.dx = a.dx;
+  g.p.rows = std::uint32_t(a.rows), g.p.L = std::uint32_t(a.L), g.p.OL = std::uint32_t(a.OL);
+  g.p.valid_begin = std::int32_t(a.valid_begin), g.p.valid_end = std::int32_t(a.valid_end);
+  g.tiles = std::uint32_t(ceil_div(a.L, block_ol));
+  g.rows_y = std::uint32_t(a.rows < max_y ? a.rows : max_y);
+  g.rows_z = std::uint32_t(ceil_div(a.rows, g.rows_y));
+  return true;
+}
 
 /// The CUDA side of every launch, ahead of time or JIT: logical blocks beyond the grid are walked
 /// by a grid-stride loop, so the host sizes the grid for speed alone.

@@ -2,7 +2,8 @@
 // Grid math and launch, for both backends, from one kernel description K (see seed.cuh):
 // K::make_params plans the logical grid once, and the CUDA entry and the host emulation walk the
 // same logical blocks through the same K::run (K::run_phase, one phase at a time, for a kernel whose
-// threads meet at barriers: staged.cuh), so the two backends cannot disagree.
+// threads meet at barriers: staged.cuh), so the two backends cannot disagree. A kernel with a direct
+// launch (K::run_tile) takes it on both backends where plan_row_grid accepts the problem.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -25,9 +26,34 @@ __global__ void __launch_bounds__(K::threads) cuda_entry(const __grid_constant__
   run_grid<K>(p);
 }
 
+/// A kernel with a direct launch (a block per (row, tile), common.cuh's row_grid) besides its
+/// grid-stride one.
 template <class K>
+concept has_row_grid = requires(const row_grid_params& p) {
+  K::run_tile(p, 0u, 0u, 0u);
+  K::block_ol;
+};
+
+template <class K>
+__global__ void __launch_bounds__(K::threads) cuda_row_grid_entry(const __grid_constant__ row_grid_params p) {
+  const std::uint32_t row = blockIdx.z * gridDim.y + blockIdx.y;
+  if (row < p.rows) K::run_tile(p, row, blockIdx.x, threadIdx.x);
+}
+
+/// DIRECT: the direct launch where the kernel has one and the problem's sizes fit it; false runs
+/// the grid-stride launch regardless (the tests of both).
+template <class K, bool DIRECT = true>
 cudaError_t launch_cuda(const problem& prob, cudaStream_t stream) {
-  const typename K::params p = K::make_params(make_pad_args(prob));
+  const pad_args a = make_pad_args(prob);
+  if constexpr (DIRECT && has_row_grid<K>) {
+    row_grid g;
+    if (plan_row_grid(a, K::block_ol, K::elem, g)) {
+      if (g.tiles == 0) return cudaSuccess;
+      cuda_row_grid_entry<K><<<dim3(g.tiles, g.rows_y, g.rows_z), K::threads, 0, stream>>>(g.p);
+      return cudaGetLastError();
+    }
+  }
+  const typename K::params p = K::make_params(a);
   if (p.num_blocks == 0) return cudaSuccess;
   const unsigned grid = unsigned(std::min<std::uint64_t>(p.num_blocks, INT_MAX));
   cuda_entry<K><<<grid, K::threads, 0, stream>>>(p);
@@ -37,9 +63,25 @@ cudaError_t launch_cuda(const problem& prob, cudaStream_t stream) {
 /// Runs fn(ctx, first, last) over [0, n) split across the host's cores.
 void for_each_block_range(std::uint64_t n, void (*fn)(const void*, std::uint64_t, std::uint64_t), const void* ctx);
 
-template <class K>
+template <class K, bool DIRECT = true>
 void launch_host(const problem& prob) {
-  const typename K::params p = K::make_params(make_pad_args(prob));
+  const pad_args a = make_pad_args(prob);
+  if constexpr (DIRECT && has_row_grid<K>) {
+    row_grid g;
+    if (plan_row_grid(a, K::block_ol, K::elem, g)) {
+      for_each_block_range(
+          std::uint64_t(g.tiles) * g.p.rows,
+          [](const void* ctx, std::uint64_t first, std::uint64_t last) {
+            const auto& q = *static_cast<const row_grid*>(ctx);
+            for (std::uint64_t b = first; b < last; ++b)
+              for (unsigned t = 0; t < unsigned(K::threads); ++t)
+                K::run_tile(q.p, std::uint32_t(b / q.tiles), std::uint32_t(b % q.tiles), t);
+          },
+          &g);
+      return;
+    }
+  }
+  const typename K::params p = K::make_params(a);
   for_each_block_range(
       p.num_blocks,
       [](const void* ctx, std::uint64_t first, std::uint64_t last) {

@@ -1,11 +1,10 @@
 #pragma once
 // Row-tiled, element by element: one block per (row, tile of BLOCK_OL dx elements), each thread
 // moving BLOCK_OL / threads elements at a stride of the block (a warp's accesses are consecutive),
-// every load before any store. The row and tile come from one division per block; within the tile
-// an element is a 32-bit offset and two compares: no division, no realignment, no wide access.
-// This is what the Triton peer runs; on latency-bound problems of about a million elements it beat
-// the chunked variants in the dirty L2 the timings see (bench/NOTES.md v12).
-#include "rowtile.cuh"
+// every load before any store. Within the tile an element is a 32-bit offset and two compares: no
+// division, no realignment, no wide access. This is the Triton peer's kernel. Where the sizes fit
+// 32 bits the launch is direct (row_grid: the block's index is its row and tile, the parameters
+// one constant line); otherwise a grid-stride loop over a 64-bit plan, one division per block.
 #include "seed.cuh"
 
 namespace padtune::detail {
@@ -21,6 +20,7 @@ template <class T, int BLOCK_OL, int MAX_THREADS, int /*W: one element per acces
 struct rowelem_kernel {
   static constexpr launch_shape shape = rowelem_shape(sizeof(T), BLOCK_OL, MAX_THREADS);
   static constexpr int elem = sizeof(T);
+  static constexpr int block_ol = BLOCK_OL;
   static constexpr int threads = shape.threads;
   static constexpr int access_width = shape.access_width;
   static constexpr int items = shape.items;  ///< elements per thread
@@ -30,18 +30,34 @@ struct rowelem_kernel {
   using params = tiled_params;
   static PADTUNE_HD params make_params(const pad_args& a) { return plan_rowtile(a, BLOCK_OL); }
 
+  /// The grid-stride launch: block `block` of the 64-bit plan.
   static PADTUNE_HD void run(const params& p, std::uint64_t block, unsigned thread) {
     std::uint64_t row, tile;
     p.tiles.divmod(block, row, tile);
     const pad_args& a = p.a;
     const std::int64_t e0 = std::int64_t(tile) * BLOCK_OL;  // the tile's first dx element in its row
-    // Tile-relative bounds in [0, BLOCK_OL]: elements [0, n) exist, [lo, hi) have a source.
-    auto in_tile = [](std::int64_t x) { return int(x < 0 ? 0 : (x > BLOCK_OL ? BLOCK_OL : x)); };
-    const int n = in_tile(a.L - e0), lo = in_tile(a.valid_begin - e0), hi = in_tile(a.valid_end - e0);
     byte* const dst = a.dx + (std::int64_t(row) * a.L + e0) * elem;
-    // dy element of tile offset 0, as an address: with a negative pad it can lie before dy, so a
-    // pointer is formed only for an offset in [lo, hi), whose source is inside dy.
+    // make_pad_args keeps -L < pad_left < OL where an element has a source: no overflow here.
     const std::uintptr_t src = std::uintptr_t(a.dy) + std::uintptr_t(std::int64_t(row) * a.OL + a.pad_left + e0) * elem;
+    copy_tile(dst, src, in_tile(a.L - e0), in_tile(a.valid_begin - e0), in_tile(a.valid_end - e0), thread);
+  }
+
+  /// The direct launch (row_grid): tile `tile` of row `row`, offsets within the row in 32 bits.
+  static PADTUNE_HD void run_tile(const row_grid_params& p, std::uint32_t row, std::uint32_t tile, unsigned thread) {
+    const int e0 = int(tile) * BLOCK_OL;  // plan_row_grid: L + BLOCK_OL fits an int
+    byte* const dst = p.dx + (std::uint64_t(row) * p.L + unsigned(e0)) * elem;
+    const std::uintptr_t src = p.dy_row0 + (std::uint64_t(row) * p.OL + unsigned(e0)) * elem;
+    copy_tile(dst, src, in_tile(int(p.L) - e0), in_tile(p.valid_begin - e0), in_tile(p.valid_end - e0), thread);
+  }
+
+ private:
+  /// x relative to a tile, clamped to [0, BLOCK_OL].
+  template <class I> static PADTUNE_HD int in_tile(I x) { return int(x < 0 ? 0 : (x > BLOCK_OL ? BLOCK_OL : x)); }
+
+  /// The tile's elements [0, n) to dst, those in [lo, hi) from their source, the rest zeros. src is
+  /// the address of the source of element 0, which may lie outside dy (a negative pad): a pointer is
+  /// formed only for an element in [lo, hi), whose source is inside dy.
+  static PADTUNE_HD void copy_tile(byte* dst, std::uintptr_t src, int n, int lo, int hi, unsigned thread) {
     bits_t<elem> v[items];
 #pragma unroll
     for (int k = 0; k < items; ++k) {

@@ -11,16 +11,6 @@
 
 namespace padtune::detail {
 
-/// One block per (row, tile of BLOCK_OL dx elements).
-PADTUNE_HD tiled_params plan_rowtile(const pad_args& a, int block_ol) {
-  tiled_params p;
-  p.a = a;
-  const std::uint64_t tiles = ceil_div(a.L, block_ol);
-  p.tiles = fast_divmod(tiles ? tiles : 1);
-  p.num_blocks = std::uint64_t(a.rows) * tiles;
-  return p;
-}
-
 template <class T, int BLOCK_OL, int MAX_THREADS, int W>
 struct rowtile_kernel {
   static constexpr launch_shape shape = chunked_shape(sizeof(T), BLOCK_OL, MAX_THREADS, W);

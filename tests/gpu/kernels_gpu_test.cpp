@@ -1,8 +1,10 @@
-// The edge suite on the device against the device reference, for every registered instantiation.
+// The edge suite on the device against the device reference, for every registered instantiation
+// and for the grid-stride path of those with a direct launch.
 // Without a usable GPU every test skips and says why.
 #include <gtest/gtest.h>
 
 #include "../support/checker.hpp"
+#include "../support/grid_stride_candidates.hpp"
 
 namespace padtune::test {
 namespace {
@@ -23,6 +25,14 @@ TEST_P(GpuKernel, MatchesReferenceOnEdgeSuite) {
 
 INSTANTIATE_TEST_SUITE_P(Registry, GpuKernel, ::testing::ValuesIn(registered_ids()),
                          [](const auto& info) { return info.param; });
+
+/// The grid-stride launch of the kernels that also have a direct one (the registry takes the direct
+/// one on every problem of the suite).
+TEST_F(GpuKernel, GridStrideLaunchMatchesReferenceOnEdgeSuite) {
+  for (const candidate& c : grid_stride_candidates())
+    for (const std::string& failure : check_edge_suite([&c](const shape&) { return c; }, backend::cuda))
+      ADD_FAILURE() << failure;
+}
 
 }  // namespace
 }  // namespace padtune::test

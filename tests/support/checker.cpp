@@ -187,10 +187,10 @@ std::vector<std::string> check_edge_suite(const instantiation& inst, backend b, 
 }
 
 std::vector<std::string> check_edge_suite(const std::function<candidate(const shape&)>& make, backend b,
-                                          std::size_t max_failures) {
+                                          std::size_t max_failures, pad_range pads) {
   std::vector<std::string> failures;
   random_source rng;
-  for (const shape& s : edge_suite()) {
+  for (const shape& s : edge_suite(pads)) {
     candidate c;
     try {
       c = make(s);

@@ -44,7 +44,7 @@ std::vector<std::string> check_edge_suite(const instantiation& inst, backend b, 
 /// The same with a candidate made for each shape (a JIT kernel is compiled for the shape's pads); a
 /// candidate that cannot be made counts as a failure of its shape (make throws).
 std::vector<std::string> check_edge_suite(const std::function<candidate(const shape&)>& make, backend b,
-                                          std::size_t max_failures = 8);
+                                          std::size_t max_failures = 8, pad_range pads = pad_range::int64);
 
 /// The ids of every registered instantiation, for parameterized tests.
 std::vector<std::string> registered_ids();

@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 namespace padtune::test {
 
 std::string shape::str() const { return fmt::format("(B={}, C={}, L={}, pad_left={}, pad_right={})", B, C, L, pad_left, pad_right); }
 
-std::vector<shape> edge_suite() {
+std::vector<shape> edge_suite(pad_range pads) {
   std::vector<shape> s = {
       {2, 4, 8, 2, 3},          // the seed's own test (with BLOCK_OL 16 in the seed)
       {1, 1, 1, 0, 0},       {1, 3, 3, 2, 2},       {0, 3, 3, 1, 2},       // B = 0: no elements
@@ -20,6 +22,11 @@ std::vector<shape> edge_suite() {
       {2, 512, 4, 30, 33},   // pads 16x the rows: a tile's sources outgrow staged's stage
   };
   for (std::int64_t p = 0; p <= 16; ++p) s.push_back({1, 3, 1023, p, 5});
+  if (pads == pad_range::int64) {
+    constexpr std::int64_t max = std::numeric_limits<std::int64_t>::max(), min = std::numeric_limits<std::int64_t>::min();
+    s.push_back({2, 3, 5, max - 10, 12 - max});  // OL = 7, every source past the row's end
+    s.push_back({2, 3, 5, min, max});            // OL = 4, every source before the row
+  }
   return s;
 }
 
