@@ -18,6 +18,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import triton_peer  # noqa: E402
 import contract  # noqa: E402
+import shape_arg  # noqa: E402
 from timing import l2_flush_buffer  # noqa: E402
 
 
@@ -31,12 +32,7 @@ def main():
                     help="triton: launch this configuration, not the autotuned one (needed with --replay-mode "
                          "application: each pass is a new process, whose autotuning can pick another)")
     args = ap.parse_args()
-    try:
-        B, C, L, pl, pr = map(int, args.shape.split(","))
-    except ValueError:
-        ap.error(f"the shape must be five integers B,C,L,pad_left,pad_right, got '{args.shape}'")
-    if min(B, C, L) < 1 or pl + L + pr < 0:
-        ap.error(f"the shape needs B, C, L >= 1 and pad_left + L + pad_right >= 0, got {args.shape}")
+    B, C, L, pl, pr = shape_arg.parse(ap, args.shape)
     config = None
     if args.config is not None:
         if args.peer != "triton":

@@ -27,6 +27,8 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import shape_arg  # noqa: E402 (the peers' modules that need no PyTorch)
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # The variants that write every element of dx (the seed needs dx zeroed first: not timed here).
@@ -124,12 +126,7 @@ def main():
     ap.add_argument("--samples", type=int, default=200, help="L2-cold samples per median (default 200)")
     ap.add_argument("--rounds", type=int, default=3, help="times over the whole list, interleaved (default 3)")
     args = ap.parse_intermixed_args()  # ids after the options too
-    try:
-        B, C, L, pl, pr = map(int, args.shape.split(","))
-    except ValueError:
-        ap.error(f"the shape must be five integers B,C,L,pad_left,pad_right, got '{args.shape}'")
-    if min(B, C, L) < 1 or pl + L + pr < 0:
-        ap.error(f"the shape needs B, C, L >= 1 and pad_left + L + pad_right >= 0, got {args.shape}")
+    B, C, L, pl, pr = shape_arg.parse(ap, args.shape)
     if args.samples < 1 or args.rounds < 1:
         ap.error("--samples and --rounds must be at least 1")
     if not args.ids and not args.extra:
@@ -147,7 +144,6 @@ def main():
 
     import torch  # here, not above: the shim's source is made (and tested, tests/cli) without PyTorch
 
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import contract
     import triton_peer
     from timing import ColdTimer
