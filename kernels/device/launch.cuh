@@ -2,8 +2,9 @@
 // Grid math and launch, for both backends, from one kernel description K (see seed.cuh):
 // K::make_params plans the logical grid once, and the CUDA entry and the host emulation walk the
 // same logical blocks through the same K::run (K::run_phase, one phase at a time, for a kernel whose
-// threads meet at barriers: staged.cuh), so the two backends cannot disagree. A kernel with a direct
-// launch (K::run_tile) takes it on both backends where plan_row_grid accepts the problem.
+// threads meet at barriers: staged.cuh), so the two backends cannot disagree. A kernel with a row
+// grid (K::run_tile) takes it on both backends where plan_row_grid accepts the problem; on CUDA the
+// others get a block per logical block where the plan fits gridDim.x, the grid-stride loop beyond.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -21,10 +22,22 @@ inline pad_args make_pad_args(const problem& p) {
                        p.pad_right, std::int64_t(size_of(p.type)));
 }
 
+/// A CUDA block per logical block: no loop. L2-cold, even a grid-stride loop that runs once cost a
+/// small problem 0.13-0.27 us (bench/NOTES.md v13), so every plan that fits gridDim.x launches this.
+template <class K>
+__global__ void __launch_bounds__(K::threads) cuda_exact_entry(const __grid_constant__ typename K::params p) {
+  K::run(p, blockIdx.x, threadIdx.x);
+}
+
+/// The logical blocks beyond the grid walked by run_grid's loop: plans of more than INT_MAX blocks.
 template <class K>
 __global__ void __launch_bounds__(K::threads) cuda_entry(const __grid_constant__ typename K::params p) {
   run_grid<K>(p);
 }
+
+/// The grid of a grid-stride launch forced by the tests (DIRECT = false): small, so that every
+/// problem of the edge suite with more blocks than this walks the loop.
+inline constexpr unsigned grid_stride_test_blocks = 5;
 
 /// A kernel with a direct launch (a block per (row, tile), common.cuh's row_grid) besides its
 /// grid-stride one.
@@ -40,8 +53,9 @@ __global__ void __launch_bounds__(K::threads) cuda_row_grid_entry(const __grid_c
   if (row < p.rows) K::run_tile(p, row, blockIdx.x, threadIdx.x);
 }
 
-/// DIRECT: the direct launch where the kernel has one and the problem's sizes fit it; false runs
-/// the grid-stride launch regardless (the tests of both).
+/// DIRECT: the direct launch (a row grid, or a block per logical block) where the kernel has one
+/// and the problem's sizes fit it; false runs the grid-stride loop over grid_stride_test_blocks
+/// regardless (the tests of both).
 template <class K, bool DIRECT = true>
 cudaError_t launch_cuda(const problem& prob, cudaStream_t stream) {
   const pad_args a = make_pad_args(prob);
@@ -55,8 +69,12 @@ cudaError_t launch_cuda(const problem& prob, cudaStream_t stream) {
   }
   const typename K::params p = K::make_params(a);
   if (p.num_blocks == 0) return cudaSuccess;
-  const unsigned grid = unsigned(std::min<std::uint64_t>(p.num_blocks, INT_MAX));
-  cuda_entry<K><<<grid, K::threads, 0, stream>>>(p);
+  if (DIRECT && p.num_blocks <= INT_MAX) {
+    cuda_exact_entry<K><<<unsigned(p.num_blocks), K::threads, 0, stream>>>(p);
+  } else {
+    const std::uint64_t cap = DIRECT ? INT_MAX : grid_stride_test_blocks;
+    cuda_entry<K><<<unsigned(std::min<std::uint64_t>(p.num_blocks, cap)), K::threads, 0, stream>>>(p);
+  }
   return cudaGetLastError();
 }
 

@@ -84,7 +84,7 @@ namespace padtune::test {
 namespace {
 
 TEST(GridStrideLaunch, MatchesReferenceOnEdgeSuite) {
-  const std::vector<candidate> candidates = grid_stride_candidates();
+  const std::vector<candidate> candidates = grid_stride_candidates(backend::host);
   ASSERT_FALSE(candidates.empty());
   for (const candidate& c : candidates)
     for (const std::string& failure : check_edge_suite([&c](const shape&) { return c; }, backend::host))

@@ -3,20 +3,26 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <string_view>
+
 #include "configs.cuh"
+#include "ewise.cuh"
+#include "flatvec.cuh"
 #include "launch.cuh"
 #include "padtune/dtype_of.hpp"
 #include "register.cuh"
 #include "rowelem.cuh"
+#include "rowtile.cuh"
+#include "seed.cuh"
+#include "staged.cuh"
 
 namespace padtune::test {
 namespace {
 
 template <class K, class T, int BLOCK_OL>
-void add(std::vector<candidate>& out) {
+void add(std::vector<candidate>& out, std::string_view variant) {
   if constexpr (K::valid) {
-    static_assert(detail::has_row_grid<K>, "only a kernel with a direct launch has a second path to test");
-    out.push_back({detail::make_instantiation_id(dtype_of<T>(), "rowelem", BLOCK_OL, K::threads, K::access_width) +
+    out.push_back({detail::make_instantiation_id(dtype_of<T>(), variant, BLOCK_OL, K::threads, K::access_width) +
                        " (grid-stride)",
                    dtype_of<T>(), K::needs_zeroed_dx, [](const problem& p, backend b) -> std::string {
                      if (b == backend::host) {
@@ -30,20 +36,30 @@ void add(std::vector<candidate>& out) {
 }
 
 template <class T>
-void add_rowelem(std::vector<candidate>& out) {
-#define PADTUNE_ADD(BLOCK_OL, MAX_THREADS, W) add<detail::rowelem_kernel<T, BLOCK_OL, MAX_THREADS, W>, T, BLOCK_OL>(out);
+void add_all(std::vector<candidate>& out, backend b) {
+  using namespace detail;
+#define PADTUNE_ADD(BLOCK_OL, MAX_THREADS, W) add<rowelem_kernel<T, BLOCK_OL, MAX_THREADS, W>, T, BLOCK_OL>(out, "rowelem");
   PADTUNE_ROWELEM_CONFIGS(PADTUNE_ADD)
 #undef PADTUNE_ADD
+  if (b == backend::host) return;
+  // One configuration each (every one is in configs.cuh): the loop is the launcher's, the same
+  // for every configuration of a variant.
+  add<seed_kernel<T, 1024, 256, 0>, T, 1024>(out, "seed");
+  add<rowtile_kernel<T, 1024, 256, 16>, T, 1024>(out, "rowtile");
+  add<flat_kernel<T, 1024, 256, 16>, T, 1024>(out, "flat");
+  add<flatvec_kernel<T, 1024, 256, 16>, T, 1024>(out, "flatvec");
+  add<ewise_kernel<T, 1024, 1024, 0>, T, 1024>(out, "ewise");
+  add<staged_kernel<T, 1024, 128, 16>, T, 1024>(out, "staged");
 }
 
 }  // namespace
 
-std::vector<candidate> grid_stride_candidates() {
+std::vector<candidate> grid_stride_candidates(backend b) {
   std::vector<candidate> out;
-  add_rowelem<float>(out);
-  add_rowelem<double>(out);
-  add_rowelem<__half>(out);
-  add_rowelem<__nv_bfloat16>(out);
+  add_all<float>(out, b);
+  add_all<double>(out, b);
+  add_all<__half>(out, b);
+  add_all<__nv_bfloat16>(out, b);
   return out;
 }
 

@@ -1,14 +1,17 @@
 #pragma once
-// The grid-stride launch of every kernel that also has a direct one (launch.cuh's row_grid): the
-// registry launches the direct path wherever the sizes fit 32 bits, which every test problem but
-// the largest does, so these candidates force the other path on the same problems.
+// The grid-stride launches the registry does not run on the test problems: it launches rowelem's
+// row grid wherever the sizes fit 32 bits, and on CUDA a block per logical block wherever the plan
+// fits gridDim.x, which every test problem but the largest does. These candidates force the loop
+// (launch.cuh's DIRECT = false) on the same problems.
 #include <vector>
 
 #include "checker.hpp"
 
 namespace padtune::test {
 
-/// One candidate per (dtype, configuration) of each such variant, for either backend.
-std::vector<candidate> grid_stride_candidates();
+/// Host: one candidate per (dtype, configuration) of rowelem (the host walks the same logical
+/// blocks either way, so only the row grid has a second path there). CUDA: the same, and one
+/// configuration per dtype of every other variant, over grid_stride_test_blocks blocks.
+std::vector<candidate> grid_stride_candidates(backend b);
 
 }  // namespace padtune::test
