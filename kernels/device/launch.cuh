@@ -47,10 +47,13 @@ concept has_row_grid = requires(const row_grid_params& p) {
   K::block_ol;
 };
 
-template <class K>
+/// ROW_TEST: the grid has rows past the last (rows_y * rows_z > rows). Where it has none, the
+/// block starts without the test: L2-cold, a branch on a parameter waits for its constant load
+/// before the block loads the others (bench/NOTES.md v10, v14).
+template <class K, bool ROW_TEST>
 __global__ void __launch_bounds__(K::threads) cuda_row_grid_entry(const __grid_constant__ row_grid_params p) {
   const std::uint32_t row = blockIdx.z * gridDim.y + blockIdx.y;
-  if (row < p.rows) K::run_tile(p, row, blockIdx.x, threadIdx.x);
+  if (!ROW_TEST || row < p.rows) K::run_tile(p, row, blockIdx.x, threadIdx.x);
 }
 
 /// DIRECT: the direct launch (a row grid, or a block per logical block) where the kernel has one
@@ -63,7 +66,11 @@ cudaError_t launch_cuda(const problem& prob, cudaStream_t stream) {
     row_grid g;
     if (plan_row_grid(a, K::block_ol, K::elem, g)) {
       if (g.tiles == 0) return cudaSuccess;
-      cuda_row_grid_entry<K><<<dim3(g.tiles, g.rows_y, g.rows_z), K::threads, 0, stream>>>(g.p);
+      const dim3 grid(g.tiles, g.rows_y, g.rows_z);
+      if (std::uint64_t(g.rows_y) * g.rows_z == g.p.rows)
+        cuda_row_grid_entry<K, false><<<grid, K::threads, 0, stream>>>(g.p);
+      else
+        cuda_row_grid_entry<K, true><<<grid, K::threads, 0, stream>>>(g.p);
       return cudaGetLastError();
     }
   }
