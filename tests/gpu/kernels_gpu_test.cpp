@@ -3,6 +3,10 @@
 // Without a usable GPU every test skips and says why.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "../support/checker.hpp"
 #include "../support/grid_stride_candidates.hpp"
 
@@ -27,12 +31,31 @@ INSTANTIATE_TEST_SUITE_P(Registry, GpuKernel, ::testing::ValuesIn(registered_ids
                          [](const auto& info) { return info.param; });
 
 /// The grid-stride loop over a few blocks, for every variant (the registry launches a block per
-/// logical block, or rowelem's row grid, on every problem of the suite).
-TEST_F(GpuKernel, GridStrideLaunchMatchesReferenceOnEdgeSuite) {
+/// logical block, or rowelem's row grid, on every problem of the suite): one test per candidate, so
+/// that a sanitizer can take one variant (`--gtest_filter='EveryVariant/GpuGridStride.*staged*'`).
+class GpuGridStride : public GpuKernel {};
+
+constexpr std::string_view grid_stride_suffix = " (grid-stride)";
+
+std::vector<std::string> grid_stride_names() {
+  std::vector<std::string> names;
   for (const candidate& c : grid_stride_candidates(backend::cuda))
+    names.push_back(c.id.substr(0, c.id.size() - grid_stride_suffix.size()));
+  return names;
+}
+
+TEST_P(GpuGridStride, MatchesReferenceOnEdgeSuite) {
+  for (const candidate& c : grid_stride_candidates(backend::cuda)) {
+    if (c.id != GetParam() + std::string(grid_stride_suffix)) continue;
     for (const std::string& failure : check_edge_suite([&c](const shape&) { return c; }, backend::cuda))
       ADD_FAILURE() << failure;
+    return;
+  }
+  FAIL() << "no grid-stride candidate " << GetParam();
 }
+
+INSTANTIATE_TEST_SUITE_P(EveryVariant, GpuGridStride, ::testing::ValuesIn(grid_stride_names()),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace
 }  // namespace padtune::test

@@ -1,5 +1,6 @@
-// The direct launch (launch.cuh's row_grid): which problems it takes, its grid, and the
-// grid-stride path it leaves to the others, run on the edge suite here as the registry never runs it.
+// The direct launch (launch.cuh's row_grid): which problems it takes, its grid, and the 64-bit
+// plan that takes the rest, run here on the edge suite through the grid-stride loop, as the
+// registry never runs it on these problems.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -51,7 +52,7 @@ TEST(RowGrid, NothingToLaunchWithoutElements) {
   EXPECT_EQ(g.tiles, 0u);
 }
 
-TEST(RowGrid, LeavesSizesBeyond32BitsToTheGridStrideLaunch) {
+TEST(RowGrid, LeavesSizesBeyond32BitsToThe64BitPlan) {
   constexpr std::int64_t int_max = std::numeric_limits<std::int32_t>::max(), max_y = 65535;
   row_grid g;
   EXPECT_TRUE(plan_row_grid(args(max_y * max_y, 1, 0, 0), 64, 4, g));

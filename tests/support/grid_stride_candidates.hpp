@@ -1,8 +1,9 @@
 #pragma once
-// The grid-stride launches the registry does not run on the test problems: it launches rowelem's
-// row grid wherever the sizes fit 32 bits, and on CUDA a block per logical block wherever the plan
-// fits gridDim.x, which every test problem but the largest does. These candidates force the loop
-// (launch.cuh's DIRECT = false) on the same problems.
+// The launches the registry does not run on the test problems: it launches rowelem's row grid
+// wherever the sizes fit 32 bits, and on CUDA a block per logical block wherever the plan fits
+// gridDim.x, which every test problem does (the GPU tests' 2^31 + 14 elements included). These
+// candidates force the grid-stride loop over the 64-bit plan (launch.cuh's DIRECT = false) on the
+// same problems.
 #include <vector>
 
 #include "checker.hpp"
