@@ -35,8 +35,6 @@ INSTANTIATE_TEST_SUITE_P(Registry, GpuKernel, ::testing::ValuesIn(registered_ids
 /// that a sanitizer can take one variant (`--gtest_filter='EveryVariant/GpuGridStride.*staged*'`).
 class GpuGridStride : public GpuKernel {};
 
-constexpr std::string_view grid_stride_suffix = " (grid-stride)";
-
 std::vector<std::string> grid_stride_names() {
   std::vector<std::string> names;
   for (const candidate& c : grid_stride_candidates(backend::cuda))

@@ -3,6 +3,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <string>
 #include <string_view>
 
 #include "configs.cuh"
@@ -26,7 +27,7 @@ void add(std::vector<candidate>& out, std::string_view variant) {
   static_assert(!REQUIRED || K::valid, "a configuration the grid-stride test needs is not valid for this dtype");
   if constexpr (K::valid) {
     out.push_back({detail::make_instantiation_id(dtype_of<T>(), variant, BLOCK_OL, K::threads, K::access_width) +
-                       " (grid-stride)",
+                       std::string(grid_stride_suffix),
                    dtype_of<T>(), K::needs_zeroed_dx, [](const problem& p, backend b) -> std::string {
                      if (b == backend::host) {
                        detail::launch_host<K, false>(p);

@@ -4,11 +4,15 @@
 // gridDim.x, which every test problem does (the GPU tests' 2^31 + 14 elements included). These
 // candidates force the grid-stride loop over the 64-bit plan (launch.cuh's DIRECT = false) on the
 // same problems.
+#include <string_view>
 #include <vector>
 
 #include "checker.hpp"
 
 namespace padtune::test {
+
+/// What a candidate's id adds to its registry id.
+inline constexpr std::string_view grid_stride_suffix = " (grid-stride)";
 
 /// Host: one candidate per (dtype, configuration) of rowelem (the host walks the same logical
 /// blocks either way, so only the row grid has a second path there). CUDA: the same, and one
