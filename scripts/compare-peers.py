@@ -18,6 +18,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from output_file import write_output  # noqa: E402
 
 NAME = re.compile(r"^(?P<suite>\w+)/(?P<tag>\w+)/(?P<B>\d+)x(?P<C>\d+)x(?P<L>\d+)/pad(?P<pl>-?\d+),(?P<pr>-?\d+)/"
                   r"(?P<dtype>f32|f64|f16|bf16)/(?P<row>\w+)")
@@ -167,8 +169,7 @@ def write_markdown(path, context, cases, command):
                      f"{best_text} | {fmt_ratio(c.get('memcpy2d'))} | {fmt_ratio(c.get('thrust'))} | "
                      f"{fmt_ratio(tp)} | {fmt_ratio(p.get('torch_autograd_pad_backward'))} | "
                      f"{fmt_ratio(p.get('triton'))} | {speedup} | {target_ratio:.3f} | {met} |")
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write_output(path, "\n".join(lines) + "\n")
 
 
 def main():
@@ -200,9 +201,9 @@ def main():
         versions = {"torch": torch.__version__, "triton": triton.__version__}
         time_peers(cases, a.samples)
     command = "scripts/compare-peers.py " + " ".join(sys.argv[1:])
-    with open(os.path.join(a.out, "peers.json"), "w") as f:
-        json.dump({"command": command, "context": context, "versions": versions,
-                   "rows": [cases[k] for k in sorted(cases, key=case_order)]}, f, indent=1)
+    write_output(os.path.join(a.out, "peers.json"),
+                 json.dumps({"command": command, "context": context, "versions": versions,
+                             "rows": [cases[k] for k in sorted(cases, key=case_order)]}, indent=1))
     write_markdown(os.path.join(a.out, "peers.md"), context, cases, command)
     print(f"wrote {a.out}/peers.json and peers.md")
 

@@ -21,6 +21,7 @@
 #include "padtune/buckets.hpp"
 #include "padtune/padtune.hpp"
 #include "padtune/reference.hpp"
+#include "output_file.hpp"
 #include "results.hpp"
 
 namespace padtune {
@@ -53,6 +54,10 @@ tuner::results_table host_table(const std::vector<row>& rows) {
     tuner::table_entry e;
     e.type = r.type;
     EXPECT_TRUE(parse_bucket(r.bucket_name, e.where)) << r.bucket_name;
+    // A shape of the bucket: tables are read strictly, and an entry's shape must lie in its bucket.
+    const long long pad_left = std::max<long long>(1, e.where.align / (long long)size_of(r.type));
+    e.shape = {1, 1LL << e.where.log2_rows, 1LL << e.where.log2_L, pad_left, 0};
+    EXPECT_EQ(bucket_of(e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, r.type).name(), r.bucket_name);
     e.winner.id = r.id;
     e.winner.median_us = 1;
     e.winner.ratio_to_memcpy = r.ratio_to_memcpy;
@@ -222,6 +227,28 @@ TEST_F(Dispatch, ResultsPathVariableBeatsEmbedded) {
   const dispatch_choice ch = explain_f32(4, 1000, 0);
   EXPECT_EQ(ch.table, path);
   EXPECT_EQ(ch.inst, &a);
+}
+
+TEST_F(Dispatch, AnExplicitTableOfAnotherDeviceModelIsPassedOverUnlessAskedFor) {
+  const instantiation& a = find_by_fields(dtype::f32, "flat", 512);
+  tuner::results_table t = host_table({{dtype::f32, "l10_r2_a16", a.id}});
+  t.device.backend = "cuda";
+  t.device.name = "NVIDIA Test GPU";
+  const std::string path = write("other.json", t);
+  set_results_path(path);
+  ::testing::internal::CaptureStderr();
+  const dispatch_choice passed_over = explain_f32(4, 1000, 0);
+  const std::string warning = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(passed_over.table, host_fallback_source());
+  EXPECT_NE(warning.find("it is a table of NVIDIA Test GPU (cuda), not of the host emulation"), std::string::npos) << warning;
+  EXPECT_NE(passed_over.reason.find(path + " from set_results_path is of another device model"), std::string::npos)
+      << passed_over.reason;
+  set_results_path(path, true);
+  EXPECT_EQ(explain_f32(4, 1000, 0).table, path);
+  ::setenv("PADTUNE_RESULTS_ANY_DEVICE", "1", 1);
+  set_results_path(path);
+  EXPECT_EQ(explain_f32(4, 1000, 0).table, path);
+  ::unsetenv("PADTUNE_RESULTS_ANY_DEVICE");
 }
 
 TEST_F(Dispatch, SetResultsPathBeatsTheVariable) {

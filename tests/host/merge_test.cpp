@@ -6,6 +6,7 @@
 #include <set>
 
 #include "merge.hpp"
+#include "output_file.hpp"
 #include "padtune/padtune.hpp"
 #include "tune.hpp"
 
@@ -202,7 +203,7 @@ TEST(Merge, CachesOfTwoShardsSelectWhatATuneOverTheirUnionSelects) {
 
   // The union, tuned from a cache that holds both shards' lines: nothing is measured again.
   const fs::path union_cache = dir / "union" / "host-emulation.cache.jsonl";
-  write_file_atomic(union_cache, *m.devices[0].cache_text);
+  write_output(union_cache, *m.devices[0].cache_text);
   std::vector<shape5> all{part_a[0], part_b[0], part_a[1], part_b[1]};
   const tune_report u = run_tune(host_options(dir / "union", all, one), nullptr);
   EXPECT_EQ(u.measured, 0u);

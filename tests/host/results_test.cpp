@@ -1,6 +1,7 @@
 // The results table format: a round trip in memory and through a file, and for every kind of bad
 // file an error (never a crash) whose message names the file and the field.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -12,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "output_file.hpp"
 #include "results.hpp"
 
 namespace padtune::tuner {
@@ -269,6 +271,38 @@ TEST_F(Results, IntegerOutOfRangeIsRejected) {
   expect_mentions(read_error(q), {q.string(), "'schema'"});
 }
 
+// Numbers are read strictly: what a loose reader would turn into another value is refused.
+TEST_F(Results, ShapesAreIntegersInRangeAndValidProblemsOfTheirBucket) {
+  const fs::path huge = write_changed("huge.json", [](json& j) { j["entries"][0]["shape"][0] = 18446744073709551615ULL; });
+  expect_mentions(read_error(huge), {huge.string(), "entries[0]", "'shape'", "18446744073709551615", "out of range"});
+  const fs::path half = write_changed("half.json", [](json& j) { j["entries"][0]["shape"][2] = 8192.5; });
+  expect_mentions(read_error(half), {half.string(), "'shape': L", "must be an integer", "8192.5"});
+  const fs::path whole = write_changed("float.json", [](json& j) { j["entries"][0]["shape"][2] = 8192.0; });
+  expect_mentions(read_error(whole), {whole.string(), "must be an integer"});
+  const fs::path bytes = write_changed("bytes.json", [](json& j) {
+    j["entries"][0]["shape"] = {1LL << 40, 1LL << 40, 8192, 3, 5};  // 2^93 elements
+  });
+  expect_mentions(read_error(bytes), {bytes.string(), "overflows 64 bits"});
+  const fs::path ol = write_changed("ol.json", [](json& j) { j["entries"][0]["shape"] = {4, 256, 8192, -9000, 5}; });
+  expect_mentions(read_error(ol), {ol.string(), "is negative"});
+  const fs::path elsewhere = write_changed("bucket.json", [](json& j) { j["entries"][0]["shape"] = {4, 256, 100, 3, 5}; });
+  expect_mentions(read_error(elsewhere), {elsewhere.string(), "lies in bucket l6_r10_a4", "not in the entry's bucket l13_r10_a4"});
+  const fs::path sm = write_changed("sm.json", [](json& j) { j["device"]["sm_count"] = 132.5; });
+  expect_mentions(read_error(sm), {sm.string(), "'sm_count'", "must be an integer"});
+  const fs::path cc = write_changed("cc_tail.json", [](json& j) { j["device"]["compute_capability"] = "9.0abc"; });
+  expect_mentions(read_error(cc), {cc.string(), "'compute_capability'"});
+  const fs::path flag = write_changed("complete.json", [](json& j) { j["complete"] = 1; });
+  expect_mentions(read_error(flag), {flag.string(), "'complete'", "true or false"});
+}
+
+TEST_F(Results, AFolderOrAFifoIsNoTable) {
+  fs::create_directories(dir / "folder.json");
+  expect_mentions(read_error(dir / "folder.json"), {"folder.json: is a folder, not a file"});
+  const fs::path fifo = dir / "fifo.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expect_mentions(read_error(fifo), {"fifo.json: is not a regular file"});  // read at once, never blocking
+}
+
 TEST_F(Results, NaNIsNotAllowed) {
   // JSON has no NaN: the literal is a parse error.
   std::string text = to_json(sample_table()).dump(1);
@@ -334,8 +368,8 @@ TEST_F(Results, DeepNestingInsideAFieldDoesNotCrash) {
 
 TEST_F(Results, WriteFileAtomicLeavesNoTemporaryFileBehind) {
   const fs::path p = dir / "sub" / "table.json";  // the folder is created
-  write_file_atomic(p, "first");
-  write_file_atomic(p, "second, longer than the first");
+  write_output(p, "first");
+  write_output(p, "second, longer than the first");
   std::ifstream in(p);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text, "second, longer than the first");
@@ -345,13 +379,13 @@ TEST_F(Results, WriteFileAtomicLeavesNoTemporaryFileBehind) {
 }
 
 TEST_F(Results, WriteFileAtomicFailsWithTheFileNamed) {
-  // The target is a folder that is not empty: the rename fails, and the temporary file goes away.
+  // The target is a folder that is not empty: refused before anything is written.
   const fs::path p = dir / "taken";
   fs::create_directories(p / "inside");
   try {
-    write_file_atomic(p, "text");
+    write_output(p, "text");
     ADD_FAILURE() << "writing over a folder succeeded";
-  } catch (const results_error& e) {
+  } catch (const usage_error& e) {
     expect_mentions(e.what(), {p.string()});
   }
   std::vector<std::string> names;

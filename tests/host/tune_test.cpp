@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 
+#include "file_lock.hpp"
 #include "quick_tune.hpp"
 #include "tune.hpp"
 
@@ -135,11 +136,86 @@ TEST(Tune, ACacheThatPredatesTheKernelHashIsUsed) {
 TEST(Tune, AnInterruptedRunWritesAPartialTable) {
   const auto dir = fresh_tune_dir("interrupted");
   tune_options o = quick_options(dir);
+  std::atomic<bool> stop{false};
+  o.interrupted = &stop;
+  int calls = 0;  // SIGINT after a few measurements
+  const tune_report r = run_tune(o, [&](std::size_t, std::size_t, double, const std::string&) {
+    if (++calls == 3) stop = true;
+  });
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_TRUE(r.wrote_table);
+  EXPECT_GT(r.measured, 0u);
+  EXPECT_FALSE(read_table(r.table_path).complete);
+}
+
+TEST(Tune, AnInterruptedRunThatMeasuredNothingChangesNoFile) {
+  const auto dir = fresh_tune_dir("interrupted_early");
+  tune_options o = quick_options(dir);
+  const tune_report complete = run_tune(o, nullptr);  // the table another run wrote
+  const std::string before = read_input_file(complete.table_path);
   std::atomic<bool> stop{true};  // as if SIGINT came before the first measurement
   o.interrupted = &stop;
+  o.dtypes = {dtype::f64};       // work the cache cannot answer for
   const tune_report r = run_tune(o, nullptr);
   EXPECT_TRUE(r.interrupted);
-  EXPECT_FALSE(read_table(r.table_path).complete);
+  EXPECT_FALSE(r.wrote_table);
+  EXPECT_EQ(r.measured, 0u);
+  EXPECT_EQ(read_input_file(complete.table_path), before);  // not marked partial, not rewritten
+}
+
+TEST(Tune, AWaitForAnotherRunsLockEndsOnInterruptAndWritesNothing) {
+  const auto dir = fresh_tune_dir("lock_wait");
+  tune_options o = quick_options(dir);
+  const tune_report complete = run_tune(o, nullptr);
+  const std::string before = read_input_file(complete.table_path);
+  const file_lock other(lock_path_of(std::filesystem::canonical(complete.cache_path)));  // another run holds the cache
+  std::atomic<bool> stop{false};
+  o.interrupted = &stop;
+  bool waited = false;
+  try {
+    run_tune(o, [&](std::size_t, std::size_t, double, const std::string& what) {
+      if (what.rfind("waiting for another padtune", 0) == 0) waited = true, stop = true;  // SIGINT while it waits
+    });
+    ADD_FAILURE() << "the run did not wait for the lock";
+  } catch (const interrupted_error& e) {
+    EXPECT_NE(std::string(e.what()).find("nothing was written"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(waited);
+  EXPECT_EQ(read_input_file(complete.table_path), before);
+}
+
+TEST(Tune, CorruptLinesOfTheCacheAreSetAsideAndTheRunGoesOn) {
+  const auto dir = fresh_tune_dir("corrupt_lines");
+  const tune_options o = quick_options(dir);
+  const tune_report first = run_tune(o, nullptr);
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(first.cache_path);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+  }
+  ASSERT_GT(lines.size(), 5u);
+  lines[3] = "{\"id\": 3, \"shape\": [18446744073709551615, 1, 1, 0, 0]}";  // not a measurement
+  lines[4] = "\x01\x02 binary junk";
+  {
+    std::ofstream out(first.cache_path, std::ios::trunc);
+    for (const std::string& l : lines) out << l << "\n";
+  }
+  std::vector<std::string> notes;
+  const tune_report second = run_tune(o, [&](std::size_t, std::size_t, double, const std::string& what) {
+    if (what.rfind("note: ", 0) == 0) notes.push_back(what);
+  });
+  EXPECT_EQ(second.measured, 2u);  // the two lines set aside, measured again
+  EXPECT_EQ(second.from_cache, first.measured - 2);
+  ASSERT_FALSE(notes.empty());
+  EXPECT_NE(notes.front().find("2 unreadable line(s)"), std::string::npos) << notes.front();
+  const std::string aside = read_input_file(first.cache_path.string() + ".rejected");
+  EXPECT_NE(aside.find("# line 4: "), std::string::npos) << aside;
+  EXPECT_NE(aside.find("# line 5: "), std::string::npos) << aside;
+  EXPECT_NE(aside.find("binary junk"), std::string::npos) << aside;
+  // The cache holds readable lines only now: a third run measures nothing and sets nothing aside.
+  const tune_report third = run_tune(o, nullptr);
+  EXPECT_EQ(third.measured, 0u);
+  EXPECT_EQ(read_input_file(first.cache_path.string() + ".rejected"), aside);
 }
 
 TEST(Tune, CroppingPadsTimeTheFloorWithinBounds) {

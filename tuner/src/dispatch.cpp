@@ -56,6 +56,7 @@ struct dispatch_entry {
 /// A table ready for lookup: entries split by dtype so that a call scans only its own.
 struct lookup_table {
   std::string source;  ///< a path, "embedded:<file>", or "built-in default"
+  tuner::device_fingerprint device;  ///< what the table was measured on (empty for the built-in default)
   std::array<std::vector<dispatch_entry>, dtype_count> by_dtype;
 };
 
@@ -97,8 +98,9 @@ struct dispatch_state {
   std::vector<std::unique_ptr<device_table>> retired_devices;
   std::vector<std::unique_ptr<lookup_table>> retired_files;
   std::string explicit_path;                                          // from set_results_path
+  bool any_device = false;                                            // from set_results_path
   std::optional<std::vector<embedded_source>> embedded;               // built once, kept for good
-  lookup_table built_in{default_source, {}};
+  lookup_table built_in{default_source, {}, {}};
   std::set<std::string> reported;  // stderr lines printed since the last set_results_path
 };
 
@@ -167,6 +169,7 @@ std::string default_reason(dtype type, std::int64_t L) {
 std::unique_ptr<lookup_table> make_lookup(dispatch_state& s, const tuner::results_table& t, const std::string& source) {
   auto out = std::make_unique<lookup_table>();
   out->source = source;
+  out->device = t.device;
   for (std::size_t i = 0; i < t.entries.size(); ++i) {
     const tuner::table_entry& e = t.entries[i];
     const instantiation* inst = find_instantiation(e.winner.id);
@@ -225,6 +228,21 @@ std::pair<std::string, std::string> explicit_path(const dispatch_state& s) {
   return {"", ""};
 }
 
+/// Whether a table of another device model named explicitly may serve this one.
+bool any_device(const dispatch_state& s) {
+  const char* env = std::getenv("PADTUNE_RESULTS_ANY_DEVICE");
+  return s.any_device || (env && std::string_view(env) == "1");
+}
+
+/// Why a table does not describe the device d ("" when it does, or when d cannot be asked).
+std::string other_model(const tuner::device_fingerprint& table, const device_info& d) {
+  if (d.where == backend::host)
+    return table.backend == "host" ? "" : fmt::format("it is a table of {} ({}), not of the host emulation", table.name, table.backend);
+  if (!d.unusable.empty()) return "";
+  if (table.backend == "cuda" && table.name == d.name) return "";
+  return fmt::format("it is a table of {} ({}), this device is {}", table.name, table.backend, d.name);
+}
+
 /// The table read from `path` (read once per path), or nullptr after reporting why not.
 const lookup_table* load_file(dispatch_state& s, const std::string& path, const std::string& origin) {
   auto it = s.files.find(path);
@@ -253,8 +271,15 @@ std::unique_ptr<device_table> resolve(dispatch_state& s, const device_info& d) {
   if (!d.unusable.empty()) passed.push_back(fmt::format("no usable CUDA device: {}", d.unusable));
 
   if (const auto [path, origin] = explicit_path(s); !path.empty()) {
-    if (const lookup_table* t = load_file(s, path, origin)) return found(t);
-    passed.push_back(fmt::format("{} from {} could not be read", path, origin));
+    if (const lookup_table* t = load_file(s, path, origin)) {
+      const std::string other = other_model(t->device, d);
+      if (other.empty() || any_device(s)) return found(t);
+      report_once(s, fmt::format("ignoring the results table given by {} for this device: {}: {} (PADTUNE_RESULTS_ANY_DEVICE=1 "
+                                 "uses it anyway); using the next source", origin, path, other));
+      passed.push_back(fmt::format("{} from {} is of another device model", path, origin));
+    } else {
+      passed.push_back(fmt::format("{} from {} could not be read", path, origin));
+    }
   }
 
   const std::vector<embedded_source>& tables = embedded(s);
@@ -427,10 +452,11 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
   return c;
 }
 
-void set_results_path(const std::string& path) {
+void set_results_path(const std::string& path, bool any_device) {
   dispatch_state& s = state();
   std::lock_guard lock(s.mutex);
   s.explicit_path = path;
+  s.any_device = any_device;
   for (auto& slot : s.slots) slot.store(nullptr, std::memory_order_release);
   s.far_devices.clear();
   for (auto& t : s.devices) s.retired_devices.push_back(std::move(t));

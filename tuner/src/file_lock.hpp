@@ -1,6 +1,8 @@
 #pragma once
-// An advisory lock on a file (flock), held for the life of the object: several `padtune tune`
-// processes on one results folder take turns instead of interleaving their writes.
+// An advisory lock on a file (flock), held for the life of the object: every writer of a cache (a
+// `padtune tune`, a `padtune merge`) holds the cache's lock, so they take turns instead of
+// interleaving or losing each other's lines.
+#include <atomic>
 #include <filesystem>
 #include <functional>
 
@@ -9,8 +11,10 @@ namespace padtune::tuner {
 class file_lock {
  public:
   /// Locks path (created if missing). If another process holds it, calls waiting() once, then
-  /// blocks until it is free. Throws results_error if the file cannot be opened or locked.
-  explicit file_lock(const std::filesystem::path& path, const std::function<void()>& waiting = {});
+  /// waits until it is free, checking `interrupted` (set by a signal handler) as it waits: set, it
+  /// gives up with interrupted_error. Throws io_error if the file cannot be opened or locked.
+  explicit file_lock(const std::filesystem::path& path, const std::function<void()>& waiting = {},
+                     const std::atomic<bool>* interrupted = nullptr);
   ~file_lock();
   file_lock(const file_lock&) = delete;
   file_lock& operator=(const file_lock&) = delete;
@@ -18,5 +22,9 @@ class file_lock {
  private:
   int fd_ = -1;
 };
+
+/// The lock of a cache: the cache's own path (symbolic links followed) + ".lock", so that two
+/// names of one cache take one lock.
+std::filesystem::path lock_path_of(const std::filesystem::path& cache_target);
 
 }  // namespace padtune::tuner

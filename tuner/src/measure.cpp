@@ -38,21 +38,24 @@ measure_settings measure_settings_from_json(const json& j) {
 json to_json(const summary& s) { return {{"median_us", s.median}, {"q1_us", s.q1}, {"q3_us", s.q3}, {"samples", s.samples}}; }
 
 summary summary_from_json(const json& j, const std::string& where) {
+  if (!j.is_object()) throw results_error(fmt::format("{}: expected an object", where));
+  const auto at = [&](const char* key) -> const json& {
+    const auto it = j.find(key);
+    if (it == j.end()) throw results_error(fmt::format("{}: field '{}' is missing", where, key));
+    return *it;
+  };
   summary s;
-  try {
-    s.median = j.at("median_us").get<double>();
-    s.q1 = j.at("q1_us").get<double>();
-    s.q3 = j.at("q3_us").get<double>();
-    s.samples = j.at("samples").get<int>();
-  } catch (const json::exception& e) {
-    throw results_error(fmt::format("{}: {}", where, e.what()));
-  }
+  s.median = strict_number(at("median_us"), where + ": field 'median_us'", 0);
+  s.q1 = strict_number(at("q1_us"), where + ": field 'q1_us'", 0);
+  s.q3 = strict_number(at("q3_us"), where + ": field 'q3_us'", 0);
+  s.samples = int(strict_integer(at("samples"), where + ": field 'samples'", 0, 1 << 30));
   return s;
 }
 
 json to_json(const timing& t) { return {{"cold", to_json(t.cold)}, {"hot", to_json(t.hot)}}; }
 
 timing timing_from_json(const json& j, const std::string& where) {
+  if (!j.is_object() || !j.contains("cold") || !j.contains("hot")) throw results_error(fmt::format("{}: expected cold and hot", where));
   return {summary_from_json(j.at("cold"), where + ": cold"), summary_from_json(j.at("hot"), where + ": hot")};
 }
 

@@ -3,29 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <tuple>
 
 #include "selection.hpp"
 
 namespace padtune::tuner {
-namespace {
 
 using nlohmann::json;
 
-/// The text of a file; results_error naming it if it cannot be read.
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw results_error(fmt::format("{}: cannot be opened", path.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  if (!in.good() && !in.eof()) throw results_error(fmt::format("{}: cannot be read", path.string()));
-  return text.str();
-}
-
-/// True if the text's first line is a cache header (a table's first line is "{" or a whole table).
 bool looks_like_cache(const std::string& text) {
   const std::string first = text.substr(0, text.find('\n'));
   try {
@@ -35,6 +21,8 @@ bool looks_like_cache(const std::string& text) {
     return false;
   }
 }
+
+namespace {
 
 json without_search(json settings) {
   settings.erase("search");
@@ -130,7 +118,7 @@ merged_device merge_group(const std::vector<const merge_input*>& group, const st
 
 merge_input read_merge_input(const std::filesystem::path& path) {
   const std::string name = path.string();
-  const std::string text = read_text(path);
+  const std::string text = read_input_file(path);
   merge_input in;
   in.path = path;
   if (!looks_like_cache(text)) {
@@ -143,14 +131,17 @@ merge_input read_merge_input(const std::filesystem::path& path) {
     in.entries = std::move(t.entries);
     return in;
   }
-  std::vector<std::string> lines;
-  std::istringstream stream(text);
-  for (std::string line; std::getline(stream, line);) lines.push_back(line);
   in.is_cache = true;
-  in.cache = parse_cache(lines, name);
-  if (in.cache.torn_last_lines > 0)
-    throw results_error(fmt::format("{}:{}: the last line is torn (a run killed mid-write): run that padtune tune again to "
-                                    "finish it, or delete the line", name, lines.size()));
+  in.cache = parse_cache(text, name);
+  // Merge reads its inputs as they are and changes none: a line it cannot read is refused by name
+  // (a tune on that cache sets such lines aside and goes on).
+  if (!in.cache.rejected.empty()) {
+    const rejected_line& r = in.cache.rejected.front();
+    throw results_error(fmt::format("{}:{}: corrupt line: {}", name, r.number, r.why));
+  }
+  if (in.cache.torn_last_line)
+    throw results_error(fmt::format("{}: the last line is torn (a run killed mid-write): run that padtune tune again to "
+                                    "finish it, or delete the line", name));
   // Selection looks candidates up in this build's registry: measurements of other kernel code are
   // refused, as `padtune tune` refuses them; a cache that predates the hash is taken as it is.
   if (!in.cache.kernel_sources.empty() && in.cache.kernel_sources != kernel_sources_hash)

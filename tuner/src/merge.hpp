@@ -26,6 +26,9 @@ struct merge_input {
   cache_file cache;                  ///< a cache's contents
 };
 
+/// True if the text's first line is a cache header (a table's first line is "{" or a whole table).
+bool looks_like_cache(const std::string& text);
+
 /// Reads a table, or a cache (a file whose first line is a cache header). Throws results_error
 /// naming the file (and the line, in a cache); a cache with a torn last line, or measured from
 /// other kernel sources than this padtune's, is refused too.

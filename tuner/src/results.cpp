@@ -1,48 +1,53 @@
 #include "results.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
-#include <cmath>
-#include <limits>
+#include <cerrno>
 #include <chrono>
+#include <climits>
+#include <cmath>
+#include <cstring>
 #include <ctime>
-#include <fstream>
-#include <sstream>
+#include <limits>
+
+#include "padtune/problem.hpp"
 
 namespace padtune::tuner {
 namespace {
 
 using nlohmann::json;
 
-/// The field `key` of object j, of the type T; throws results_error naming where and key.
-template <class T>
-T field(const json& j, const char* key, const std::string& where) {
+/// The field `key` of object j; results_error naming where and key if it is missing.
+const json& member(const json& j, const char* key, const std::string& where) {
   if (!j.is_object()) throw results_error(fmt::format("{}: expected an object", where));
   const auto it = j.find(key);
   if (it == j.end()) throw results_error(fmt::format("{}: field '{}' is missing", where, key));
-  try {
-    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
-      if (!it->is_number()) throw results_error("");
-      if constexpr (std::is_floating_point_v<T>) {
-        const double v = it->get<double>();
-        if (!std::isfinite(v)) throw results_error("");
-        return T(v);
-      } else {
-        if (!it->is_number_integer()) throw results_error("");
-        // get<int> would wrap 2^40 silently: check the range first.
-        if (it->is_number_unsigned() ? it->get<unsigned long long>() > (unsigned long long)std::numeric_limits<T>::max()
-                                     : (it->get<long long>() < (long long)std::numeric_limits<T>::min() ||
-                                        it->get<long long>() > (long long)std::numeric_limits<T>::max()))
-          throw results_error("");
-        return it->get<T>();
-      }
-    } else {
-      return it->get<T>();
-    }
-  } catch (const std::exception&) {
-    throw results_error(fmt::format("{}: field '{}' has the wrong type or value ({})", where, key, it->dump().substr(0, 60)));
+  return *it;
+}
+
+std::string field_where(const std::string& where, const char* key) { return fmt::format("{}: field '{}'", where, key); }
+
+/// The field `key` of object j, of the type T, read strictly; results_error naming where and key.
+template <class T>
+T field(const json& j, const char* key, const std::string& where) {
+  const json& v = member(j, key, where);
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!v.is_boolean()) throw results_error(fmt::format("{} has the wrong type: must be true or false, got {}", field_where(where, key), printable(v.dump())));
+    return v.get<bool>();
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return T(strict_number(v, field_where(where, key), -std::numeric_limits<double>::max()));
+  } else if constexpr (std::is_integral_v<T>) {
+    return T(strict_integer(v, field_where(where, key), std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (!v.is_string()) throw results_error(fmt::format("{} has the wrong type: must be a string, got {}", field_where(where, key), printable(v.dump())));
+    return v.get<std::string>();
+  } else {
+    return v;  // json
   }
 }
 
@@ -59,15 +64,106 @@ json numbers_json(const candidate_numbers& c) {
 candidate_numbers numbers_from_json(const json& j, const std::string& where) {
   candidate_numbers c;
   c.id = field<std::string>(j, "id", where);
-  c.median_us = field<double>(j, "median_us", where);
-  c.iqr_us = field<double>(j, "iqr_us", where);
-  c.gbps = field<double>(j, "gbps", where);
-  c.ratio_to_memcpy = field<double>(j, "ratio_to_memcpy", where);
-  if (c.median_us < 0 || c.iqr_us < 0) throw results_error(fmt::format("{}: negative time", where));
+  c.median_us = strict_number(member(j, "median_us", where), field_where(where, "median_us"), 0);
+  c.iqr_us = strict_number(member(j, "iqr_us", where), field_where(where, "iqr_us"), 0);
+  c.gbps = strict_number(member(j, "gbps", where), field_where(where, "gbps"), 0);
+  c.ratio_to_memcpy = strict_number(member(j, "ratio_to_memcpy", where), field_where(where, "ratio_to_memcpy"), 0);
   return c;
 }
 
+/// "9.0": two runs of digits and a dot, nothing else.
+bool parse_compute_capability(const std::string& cc, int& major, int& minor) {
+  const std::size_t dot = cc.find('.');
+  const auto digits = [](std::string_view s) {
+    return !s.empty() && s.size() <= 3 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (dot == std::string::npos || !digits(std::string_view(cc).substr(0, dot)) || !digits(std::string_view(cc).substr(dot + 1)))
+    return false;
+  major = std::stoi(cc.substr(0, dot));
+  minor = std::stoi(cc.substr(dot + 1));
+  return true;
+}
+
 }  // namespace
+
+std::string printable(std::string_view text, std::size_t max_chars) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (out.size() >= max_chars) {
+      out += "...";
+      break;
+    }
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) out += char(c);
+    else out += fmt::format("\\x{:02x}", c);
+  }
+  return out;
+}
+
+long long strict_integer(const json& v, const std::string& where, long long min, long long max) {
+  long long x = 0;
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<unsigned long long>();
+    if (u > (unsigned long long)LLONG_MAX)
+      throw results_error(fmt::format("{} is {}, out of range [{}, {}]", where, u, min, max));
+    x = (long long)u;
+  } else if (v.is_number_integer()) {
+    x = v.get<long long>();
+  } else {
+    throw results_error(fmt::format("{} has the wrong type: must be an integer, got {}", where, printable(v.dump())));
+  }
+  if (x < min || x > max) throw results_error(fmt::format("{} is {}, out of range [{}, {}]", where, x, min, max));
+  return x;
+}
+
+double strict_number(const json& v, const std::string& where, double min) {
+  if (!v.is_number()) throw results_error(fmt::format("{} has the wrong type: must be a number, got {}", where, printable(v.dump())));
+  const double x = v.get<double>();
+  if (!std::isfinite(x)) throw results_error(fmt::format("{} must be finite, got {}", where, printable(v.dump())));
+  if (x < min) throw results_error(min == 0 ? fmt::format("{} is negative ({})", where, x) : fmt::format("{} is {}, below {}", where, x, min));
+  return x;
+}
+
+shape5 strict_shape(const json& v, dtype type, const std::string& where) {
+  if (!v.is_array() || v.size() != 5)
+    throw results_error(fmt::format("{} must hold B, C, L, pad_left, pad_right, got {}", where, printable(v.dump())));
+  long long x[5];
+  const char* names[] = {"B", "C", "L", "pad_left", "pad_right"};
+  for (std::size_t k = 0; k < 5; ++k)
+    x[k] = strict_integer(v[k], fmt::format("{}: {}", where, names[k]), LLONG_MIN, LLONG_MAX);
+  std::string why;
+  if (check_shape(x[0], x[1], x[2], x[3], x[4], type, &why) != status::ok)
+    throw results_error(fmt::format("{} is no valid {} problem: {}", where, name_of(type), why));
+  return shape5{x[0], x[1], x[2], x[3], x[4]};
+}
+
+std::string read_input_file(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) throw results_error(fmt::format("{}: cannot be opened: {}", name, std::strerror(errno)));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    const bool folder = S_ISDIR(st.st_mode);
+    ::close(fd);
+    throw results_error(fmt::format("{}: {}", name, folder ? "is a folder, not a file" : "is not a regular file"));
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  std::string text;
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int e = errno;
+      ::close(fd);
+      throw io_error(fmt::format("{}: cannot be read: {}", name, std::strerror(e)));
+    }
+    if (n == 0) break;
+    text.append(chunk, std::size_t(n));
+  }
+  ::close(fd);
+  return text;
+}
 
 std::string device_fingerprint::slug() const {
   if (backend == "host") return "host-emulation";
@@ -114,8 +210,8 @@ device_fingerprint fingerprint_from_json(const json& j, const std::string& where
   if (d.backend != "cuda" && d.backend != "host") throw results_error(fmt::format("{}: field 'backend' must be cuda or host", where));
   d.name = field<std::string>(j, "name", where);
   const std::string cc = field<std::string>(j, "compute_capability", where);
-  if (std::sscanf(cc.c_str(), "%d.%d", &d.cc_major, &d.cc_minor) != 2)
-    throw results_error(fmt::format("{}: field 'compute_capability' is not MAJOR.MINOR ('{}')", where, cc));
+  if (!parse_compute_capability(cc, d.cc_major, d.cc_minor))
+    throw results_error(fmt::format("{}: field 'compute_capability' is not MAJOR.MINOR ('{}')", where, printable(cc)));
   d.sm_count = field<int>(j, "sm_count", where);
   d.l2_bytes = field<long long>(j, "l2_bytes", where);
   d.memory_clock_khz = field<int>(j, "memory_clock_khz", where);
@@ -153,22 +249,24 @@ results_table table_from_json(const json& j, const std::string& source) {
   t.command = field<std::string>(j, "command", source);
   t.created = field<std::string>(j, "created", source);
   t.complete = field<bool>(j, "complete", source);
-  const json entries = field<json>(j, "entries", source);
+  const json& entries = member(j, "entries", source);
   if (!entries.is_array()) throw results_error(fmt::format("{}: field 'entries' must be an array", source));
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const std::string where = fmt::format("{}: entries[{}]", source, i);
     table_entry e;
     const std::string dt = field<std::string>(entries[i], "dtype", where);
     const auto type = parse_dtype(dt);
-    if (!type) throw results_error(fmt::format("{}: field 'dtype' names no dtype ('{}')", where, dt));
+    if (!type) throw results_error(fmt::format("{}: field 'dtype' names no dtype ('{}')", where, printable(dt)));
     e.type = *type;
     const std::string b = field<std::string>(entries[i], "bucket", where);
-    if (!parse_bucket(b, e.where)) throw results_error(fmt::format("{}: field 'bucket' is not a bucket name ('{}')", where, b));
-    const auto s = field<std::vector<long long>>(entries[i], "shape", where);
-    if (s.size() != 5) throw results_error(fmt::format("{}: field 'shape' must hold B, C, L, pad_left, pad_right", where));
-    e.shape = shape5{s[0], s[1], s[2], s[3], s[4]};
+    if (!parse_bucket(b, e.where)) throw results_error(fmt::format("{}: field 'bucket' is not a bucket name ('{}')", where, printable(b)));
+    e.shape = strict_shape(member(entries[i], "shape", where), e.type, field_where(where, "shape"));
+    const bucket of_shape = bucket_of(e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, e.type);
+    if (!(of_shape == e.where))
+      throw results_error(fmt::format("{}: field 'shape' ({},{},{},{},{}) lies in bucket {}, not in the entry's bucket {}", where,
+                                      e.shape.B, e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right, of_shape.name(), b));
     e.winner = numbers_from_json(field<json>(entries[i], "winner", where), where + ".winner");
-    const json& ru = field<json>(entries[i], "runner_up", where);
+    const json& ru = member(entries[i], "runner_up", where);
     if (!ru.is_null()) e.runner_up = numbers_from_json(ru, where + ".runner_up");
     e.margin = field<double>(entries[i], "margin", where);
     t.entries.push_back(std::move(e));
@@ -194,33 +292,9 @@ results_table parse_table(const std::string& text, const std::string& source) {
   return table_from_json(j, source);
 }
 
-results_table read_table(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw results_error(fmt::format("{}: cannot be opened", path.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_table(text.str(), path.string());
-}
+results_table read_table(const std::filesystem::path& path) { return parse_table(read_input_file(path), path.string()); }
 
-void write_file_atomic(const std::filesystem::path& path, const std::string& text) {
-  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
-  std::filesystem::create_directories(dir);
-  const std::filesystem::path tmp = dir / fmt::format(".{}.tmp.{}", path.filename().string(), ::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw results_error(fmt::format("{}: cannot be written", tmp.string()));
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp);
-    throw results_error(fmt::format("{}: cannot be replaced: {}", path.string(), ec.message()));
-  }
-}
-
-void write_table(const results_table& t, const std::filesystem::path& path) { write_file_atomic(path, to_json(t).dump(1) + "\n"); }
+std::string table_text(const results_table& t) { return to_json(t).dump(1) + "\n"; }
 
 std::string utc_now() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());

@@ -1,6 +1,8 @@
 #pragma once
-// The per-GPU results table (results/<gpu>.json): schema, reading with errors that name the file
-// and the field, and atomic writing (temporary file and rename).
+// The per-GPU results table (results/<gpu>.json): schema, and reading with errors that name the
+// file and the field. Numbers are read strictly: integers are JSON integers in range, floats
+// finite, and each entry's shape a valid problem that lies in the entry's bucket. (Writing is the
+// tuner's: output_file.hpp.)
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -10,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "errors.hpp"
 #include "padtune/buckets.hpp"
 #include "padtune/dtype.hpp"
 
@@ -20,12 +23,6 @@ inline constexpr const char* harness_version = "0.1.0";
 /// A hash of the kernel sources (kernels/device, the instance template) and the CUDA compiler's
 /// version, computed by CMake: measurements of other kernel code are not reused.
 extern const char* const kernel_sources_hash;
-
-/// A bad or unreadable results file or cache: what() names the file and the field.
-class results_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 /// What identifies the hardware and software a measurement was made on.
 struct device_fingerprint {
@@ -96,11 +93,27 @@ results_table table_from_json(const nlohmann::json& j, const std::string& source
 /// Parses a table's text; `source` names it in errors. Throws results_error on empty, truncated,
 /// too deeply nested or wrong-schema text.
 results_table parse_table(const std::string& text, const std::string& source);
-/// Reads a table; throws results_error on a missing, empty, truncated or wrong-schema file.
+/// Reads a table; throws results_error on a missing, empty, truncated or wrong-schema file, or one
+/// that is no regular file (a folder; a FIFO, which would block), io_error if reading fails.
 results_table read_table(const std::filesystem::path& path);
-/// Writes text to path through a temporary file in the same folder and a rename.
-void write_file_atomic(const std::filesystem::path& path, const std::string& text);
-void write_table(const results_table& t, const std::filesystem::path& path);
+/// The text of a table as padtune writes it.
+std::string table_text(const results_table& t);
+
+/// The whole text of an input file: results_error if it does not exist, cannot be opened or is no
+/// regular file (a folder, a FIFO, a device); io_error naming the OS error if reading it fails.
+std::string read_input_file(const std::filesystem::path& path);
+
+/// The whole of a JSON integer in [min, max]; results_error naming `where` for a float, a string or a
+/// value out of range (2^64-1 is not -1; 8.5 is not 8).
+long long strict_integer(const nlohmann::json& v, const std::string& where, long long min, long long max);
+/// A shape [B, C, L, pad_left, pad_right] of integers that is a valid problem of `type` (byte counts
+/// within 64 bits, OL >= 0); results_error naming `where` otherwise.
+shape5 strict_shape(const nlohmann::json& v, dtype type, const std::string& where);
+/// A finite number >= min; results_error naming `where` otherwise.
+double strict_number(const nlohmann::json& v, const std::string& where, double min);
+
+/// Text quoted from a file or a command line, with bytes outside printable ASCII written \xNN.
+std::string printable(std::string_view text, std::size_t max_chars = 80);
 
 /// The current time, UTC, ISO 8601.
 std::string utc_now();

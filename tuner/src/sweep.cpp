@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <sstream>
 
 #include "padtune/problem.hpp"
@@ -57,13 +56,7 @@ bool parse_shard(const std::string& text, sweep_shard& out) {
   return true;
 }
 
-std::vector<shape5> read_sizes_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw results_error(fmt::format("{}: cannot be opened", path.string()));
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_sizes(text.str(), path.string());
-}
+std::vector<shape5> read_sizes_file(const std::filesystem::path& path) { return parse_sizes(read_input_file(path), path.string()); }
 
 std::vector<shape5> parse_sizes(const std::string& text, const std::string& source) {
   std::istringstream in(text);
@@ -84,7 +77,7 @@ std::vector<shape5> parse_sizes(const std::string& text, const std::string& sour
         used = 0;
       }
       if (used != word.size())
-        throw results_error(fmt::format("{}:{}: '{}' is not an integer", source, number, word));
+        throw results_error(fmt::format("{}:{}: '{}' is not an integer", source, number, printable(word)));
       v.push_back(x);
     }
     if (v.empty()) continue;

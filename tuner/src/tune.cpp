@@ -8,6 +8,7 @@
 #include <set>
 
 #include "jit_candidates.hpp"
+#include "output_file.hpp"
 #include "sweep.hpp"
 #include "tune_run.hpp"
 
@@ -43,7 +44,7 @@ tune_report tune_run::run() {
     if (!stopped()) throw;  // a worker stopped by the same signal that interrupted us: a partial table
   }
   report_.interrupted = stopped();
-  finish(model, true);
+  if (!report_.interrupted || report_.measured > 0) finish(model, true);  // a run stopped before it measured anything changes nothing
   report_.worker_starts = worker_ ? worker_->starts() : 0;
   report_.seconds = seconds_since(started_);
   return report_;
@@ -51,7 +52,7 @@ tune_report tune_run::run() {
 
 device_fingerprint tune_run::this_device() {
   if (isolated()) {
-    worker_ = std::make_unique<worker_client>(o_.worker_command, o_.candidate_timeout_seconds);
+    worker_ = std::make_unique<worker_client>(o_.worker_command, o_.candidate_timeout_seconds, o_.interrupted);
     return worker_->device();
   }
   return o_.where == backend::cuda ? cuda_device_fingerprint() : host_fingerprint();
@@ -84,13 +85,23 @@ void tune_run::plan_work(measure_settings& m) {
 }
 
 void tune_run::open_model(model_run& model) {
-  model.table_path = o_.table_path.empty() ? o_.results_dir / (model.device.slug() + ".json") : o_.table_path;
-  model.cache_path = o_.cache_path.empty() ? o_.results_dir / (model.device.slug() + ".cache.jsonl") : o_.cache_path;
+  // Both outputs are checked before any work: a folder, an unwritable place or one file named twice
+  // is refused here, not after the measurements.
+  model.table = resolve_output(o_.table_path.empty() ? o_.results_dir / (model.device.slug() + ".json") : o_.table_path);
+  model.cache_file = resolve_output(o_.cache_path.empty() ? o_.results_dir / (model.device.slug() + ".cache.jsonl") : o_.cache_path);
+  if (model.cache_file.stream)
+    throw usage_error(fmt::format("--cache {}: a cache must be a regular file (it is read back and appended to)", model.cache_file.name()));
+  refuse_same_file(model.table, "--table", model.cache_file, "--cache");
+  model.table_path = model.table.given;
+  model.cache_path = model.cache_file.given;
   // One run at a time per cache: the others wait, then find the work done.
-  model.lock = std::make_unique<file_lock>(model.cache_path.string() + ".lock", [&] {
-    if (progress_) progress_(0, total_, 0, "waiting for another padtune tune on " + model.cache_path.string());
-  });
-  model.cache = std::make_unique<measurement_cache>(model.cache_path, model.device, to_json(o_.measure));
+  model.lock = std::make_unique<file_lock>(lock_path_of(model.cache_file.target), [&] {
+    if (progress_) progress_(0, total_, 0, "waiting for another padtune on " + model.cache_path.string() + " (Ctrl-C stops waiting)");
+  }, o_.interrupted);
+  model.cache = std::make_unique<measurement_cache>(model.cache_file.target, model.device, to_json(o_.measure));
+  if (model.cache->set_aside() > 0)
+    tell(fmt::format("note: {} unreadable line(s) of {} set aside in {}; the run goes on with the others",
+                     model.cache->set_aside(), model.cache_path.string(), model.cache->rejected_path().string()));
   if (&model == &models_.front()) {
     report_.table_path = model.table_path;
     report_.cache_path = model.cache_path;
@@ -249,8 +260,11 @@ void tune_run::finish(model_run& model, bool retime_here) {
   const phase_timer clock(report_.phases.selection);
   results_table t = select(model, retime_here);
   keep_other_entries(model, t);
-  write_table(t, model.table_path);
-  if (&model == &models_.front()) report_.table = std::move(t);
+  write_output(model.table, table_text(t), o_.interrupted);
+  if (&model == &models_.front()) {
+    report_.table = std::move(t);
+    report_.wrote_table = true;
+  }
   else report_.other_tables.push_back(model.table_path);
 }
 
@@ -282,11 +296,10 @@ results_table tune_run::select(model_run& model, bool retime_here) {
 /// already knows: entries of (dtype, bucket) pairs this run did not cover are kept, if the table
 /// on disk is of the same device model. An unreadable table is replaced, with a warning.
 void tune_run::keep_other_entries(const model_run& model, results_table& t) const {
-  std::error_code ec;
-  if (!std::filesystem::exists(model.table_path, ec)) return;
+  if (model.table.stream || !model.table.exists) return;  // a device or FIFO is not read back
   results_table old;
   try {
-    old = read_table(model.table_path);
+    old = read_table(model.table.target);
   } catch (const results_error& e) {
     if (progress_) progress_(done_, total_, 0, std::string("note: replacing an unreadable table: ") + e.what());
     return;

@@ -73,6 +73,7 @@ struct tune_report {
   double seconds = 0;
   tune_phases phases;
   bool interrupted = false;
+  bool wrote_table = false;  ///< false for an interrupted run that measured nothing: it changes no file
 };
 
 /// One line: "1.2 s workspaces, 0.4 s verify, 9.8 s timing (51000 samples, 192 us each), ...".
@@ -81,7 +82,9 @@ std::string phases_text(const tune_phases& p);
 /// Candidates for a dtype after --variant and --filter. Throws results_error on a bad regex.
 std::vector<const instantiation*> candidates_for(dtype type, const tune_options& o);
 
-/// Runs the search. Throws results_error for a foreign cache or unwritable files and
+/// Runs the search. Throws usage_error for outputs that cannot be written (checked before any
+/// work), interrupted_error for a wait cut short (the lock of a cache another run holds),
+/// results_error for a foreign cache, io_error for a failed read or write, and
 /// std::runtime_error when the backend cannot run.
 tune_report run_tune(const tune_options& o, const progress_fn& progress);
 

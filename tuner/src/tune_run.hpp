@@ -6,8 +6,10 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "file_lock.hpp"
+#include "output_file.hpp"
 #include "tune.hpp"
 #include "work_team.hpp"
 #include "worker.hpp"
@@ -28,7 +30,8 @@ struct shape_work {
 struct model_run {
   device_fingerprint device;
   std::vector<int> ranks;  ///< the team's ranks on this model
-  std::filesystem::path table_path, cache_path;
+  std::filesystem::path table_path, cache_path;  ///< as given (or defaulted): what messages name
+  output_target table, cache_file;              ///< resolved and checked
   std::unique_ptr<file_lock> lock;
   std::unique_ptr<measurement_cache> cache;
   std::vector<measurement> all;
@@ -92,6 +95,8 @@ class tune_run {
   void lead(work_team& team, const measure_settings& m);
   void serve(work_team& team, double wait_seconds);
   void follow(work_team& team, const measure_settings& m);
+  /// Rank 0: a follower that will send nothing more (told to stop, or stopped by a signal).
+  void follower_done(int rank);
 
   const tune_options& o_;
   const progress_fn& progress_;
@@ -105,6 +110,7 @@ class tune_run {
   std::function<void()> between_measurements_;
   std::vector<std::size_t> model_of_rank_;
   int rank_ = 0, followers_left_ = 0;
+  std::set<int> done_followers_;
   clock_type::time_point started_ = clock_type::now();
   std::size_t total_ = 0, done_ = 0, fresh_done_ = 0;
   double fresh_seconds_ = 0;

@@ -160,7 +160,12 @@ void tune_run::lead(work_team& team, const measure_settings& m) {
     }
   }
   report_.interrupted = stopped();
+  if (report_.interrupted && report_.measured == 0) return;  // stopped before anything was measured: no file changes
   for (std::size_t k = 0; k < models_.size(); ++k) finish(models_[k], k == 0);  // rank 0 has a GPU of model 0 only
+}
+
+void tune_run::follower_done(int rank) {
+  if (done_followers_.insert(rank).second) --followers_left_;
 }
 
 /// Rank 0: answers every message that has come, waiting up to wait_seconds for the first.
@@ -172,12 +177,12 @@ void tune_run::serve(work_team& team, double wait_seconds) {
     if (kind == "measurement") {
       record(model, measurement_from_json(j.at("m"), fmt::format("rank {}'s measurement", msg->from)), true);
     } else if (kind == "stopped") {
-      --followers_left_;
+      follower_done(msg->from);
     } else if (kind == "ready") {
       if (const auto after = j.find("after"); after != j.end()) tell(fmt::format("rank {}: {}: done", msg->from, after->get<std::string>()));
       if (stopped() || model.queue.empty()) {
         team.send(msg->from, json{{"kind", "stop"}}.dump());
-        --followers_left_;
+        follower_done(msg->from);  // a rank stopped while it waited says "stopped" too: counted once
       } else {
         team.send(msg->from, to_json(model.queue.front()).dump());
         model.queue.pop_front();
@@ -204,8 +209,12 @@ void tune_run::follow(work_team& team, const measure_settings& m) {
     std::optional<team_message> answer;
     {
       const phase_timer clock(report_.phases.waiting);
-      while (!(answer = team.receive(0, 1.0))) {
+      while (!(answer = team.receive(0, 0.1)) && !stopped()) {
       }
+    }
+    if (!answer) {  // interrupted while waiting: rank 0 hears so and hands this rank nothing more
+      team.send(0, json{{"kind", "stopped"}}.dump());
+      break;
     }
     const json j = json::parse(answer->text);
     if (j.at("kind") == "stop") break;

@@ -18,6 +18,7 @@
 // costs ~25 us, a measurement 10-300 ms); time_interleaved sends one sample per request.
 #include <sys/types.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,8 +31,10 @@ namespace padtune::tuner {
 class worker_client {
  public:
   /// command: argv of the worker (e.g. /proc/self/exe __worker --backend cuda); timeout_seconds:
-  /// what a request may take beyond its own allowance before the worker is killed.
-  worker_client(std::vector<std::string> command, double timeout_seconds);
+  /// what a request may take beyond its own allowance before the worker is killed; interrupted (set
+  /// by a signal handler): while it waits for a reply, a set flag ends the worker at once and
+  /// request() throws interrupted_error.
+  worker_client(std::vector<std::string> command, double timeout_seconds, const std::atomic<bool>* interrupted = nullptr);
   ~worker_client();
   worker_client(const worker_client&) = delete;
   worker_client& operator=(const worker_client&) = delete;
@@ -44,7 +47,7 @@ class worker_client {
   /// worker first if needed: its start has a minute of its own, a CUDA context takes time). Throws
   /// candidate_fault when the worker died, hung or reported a sticky failure (the worker is then
   /// gone and the next request starts another); std::runtime_error for an "error" reply or a worker
-  /// stopped from outside (SIGTERM, SIGKILL not sent by us).
+  /// stopped from outside (SIGTERM, SIGKILL not sent by us); interrupted_error as above.
   nlohmann::json request(const nlohmann::json& req, double allowance_seconds);
 
   double timeout_seconds() const { return timeout_; }
@@ -57,7 +60,7 @@ class worker_client {
   static std::string workspace_key(const nlohmann::json& req) { return req.at("dtype").dump() + "|" + req.at("shape").dump(); }
 
  private:
-  enum class got { line, eof, timeout };
+  enum class got { line, eof, timeout, interrupted };
   /// Spawns the worker and asks its device.
   void start();
   /// One request, one reply within `seconds`; faults thrown as described at request().
@@ -69,6 +72,7 @@ class worker_client {
 
   std::vector<std::string> command_;
   double timeout_;
+  const std::atomic<bool>* interrupted_;
   pid_t pid_ = -1;
   int to_worker_ = -1, from_worker_ = -1;
   std::string buffered_, open_key_;

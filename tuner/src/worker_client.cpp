@@ -14,6 +14,7 @@
 #include <cstring>
 #include <thread>
 
+#include "errors.hpp"
 #include "worker.hpp"
 
 namespace padtune::tuner {
@@ -46,8 +47,8 @@ bool write_all(int fd, const std::string& text) {
 
 }  // namespace
 
-worker_client::worker_client(std::vector<std::string> command, double timeout_seconds)
-    : command_(std::move(command)), timeout_(timeout_seconds) {
+worker_client::worker_client(std::vector<std::string> command, double timeout_seconds, const std::atomic<bool>* interrupted)
+    : command_(std::move(command)), timeout_(timeout_seconds), interrupted_(interrupted) {
   // A worker that dies while we write to it must not take the supervisor with it.
   std::signal(SIGPIPE, SIG_IGN);
 }
@@ -139,12 +140,13 @@ worker_client::got worker_client::read_line(std::string& line, double seconds) {
       buffered_.erase(0, nl + 1);
       return got::line;
     }
+    if (interrupted_ && interrupted_->load()) return got::interrupted;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return got::timeout;
     pollfd p{from_worker_, POLLIN, 0};
-    const int r = ::poll(&p, 1, int(std::min<long long>(left.count() + 1, 1 << 30)));
-    if (r < 0 && errno == EINTR) continue;  // a signal (SIGINT): keep waiting for this reply
-    if (r <= 0) continue;                   // the deadline is checked above
+    // In slices: a signal between the flag's check and poll would otherwise wait out the deadline.
+    const int r = ::poll(&p, 1, int(std::min<long long>(left.count() + 1, 100)));
+    if (r <= 0) continue;  // a signal (EINTR), or a slice over: the flag and the deadline are checked above
     char chunk[4096];
     const ssize_t n = ::read(from_worker_, chunk, sizeof chunk);
     if (n < 0 && errno == EINTR) continue;
@@ -163,6 +165,10 @@ json worker_client::request(const json& req, double allowance_seconds) {
 json worker_client::exchange(const json& req, double seconds) {
   std::string line;
   const got g = write_all(to_worker_, req.dump() + "\n") ? read_line(line, seconds) : got::eof;
+  if (g == got::interrupted) {  // the measurement in flight is dropped: the next run makes it
+    stop(true);
+    throw interrupted_error("interrupted while the worker was measuring; the worker was ended");
+  }
   if (g == got::timeout) {
     stop(true);
     throw candidate_fault("timeout", fmt::format("no reply within {:.1f} s (--candidate-timeout {} s); the worker was killed",

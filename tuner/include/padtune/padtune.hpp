@@ -4,7 +4,7 @@
 ///   dx[b,c,i] = dy[b,c,i+pad_left] where 0 <= i+pad_left < OL = pad_left + L + pad_right, else 0
 ///
 /// The table is looked up once per device, in this order: an explicit path (set_results_path) or
-/// the PADTUNE_RESULTS environment variable; the tables embedded at build time from results/*.json
+/// the PADTUNE_RESULTS environment variable, if it is a table of this device model; the tables embedded at build time from results/*.json
 /// for this device model; an embedded table of the same compute capability; the built-in default
 /// (rowtile for rows of 256 bytes or more, flat below). Lookup never fails: a bad file is reported
 /// once on stderr and the next source is used.
@@ -49,8 +49,10 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
                                  std::int64_t pad_right, dtype type, backend b = backend::cuda);
 
 /// Use this results file for every device from now on ("" returns to the default lookup order).
-/// Tables already loaded are dropped, so PADTUNE_RESULTS is read again on the next lookup. Not to
-/// be called while another thread dispatches or explains: call it at start-up (or in tests).
-void set_results_path(const std::string& path);
+/// A table of another device model than the one a call runs on is passed over (with a warning
+/// naming both) unless `any_device` is true or PADTUNE_RESULTS_ANY_DEVICE=1. Tables already loaded
+/// are dropped, so PADTUNE_RESULTS is read again on the next lookup. Not to be called while another
+/// thread dispatches or explains: call it at start-up (or in tests).
+void set_results_path(const std::string& path, bool any_device = false);
 
 }  // namespace padtune

@@ -2,6 +2,9 @@
 // The padtune CLI's subcommands: each adds itself to the app and runs when chosen.
 #include <CLI/CLI.hpp>
 
+#include <atomic>
+#include <exception>
+
 namespace padtune::tuner {
 struct results_table;
 }
@@ -11,11 +14,20 @@ namespace padtune::cli {
 /// Exit codes, documented in --help.
 enum exit_code : int {
   exit_ok = 0,
-  exit_failed = 1,        ///< the work ran and found a problem (a verification failed, ...)
-  exit_usage = 2,         ///< bad command line
+  exit_failed = 1,        ///< the work ran and found a problem (a verification failed, a file could not be written, ...)
+  exit_usage = 2,         ///< bad command line (an output that cannot be one included)
   exit_bad_input = 3,     ///< a shape, dtype or file that padtune rejects
   exit_no_device = 4,     ///< the CUDA backend was asked for and no GPU is usable
+  exit_interrupted = 130, ///< SIGINT or SIGTERM
 };
+
+/// The exit code of an error, by its cause (tuner/src/errors.hpp): usage_error 2, results_error 3,
+/// interrupted_error 130, io_error and anything else 1.
+int exit_code_of(const std::exception& e);
+
+/// Set by SIGINT and SIGTERM once catch_interrupts() ran: long commands stop at the next point that
+/// leaves every file whole, and every wait (a lock, a worker, a FIFO's reader) ends.
+const std::atomic<bool>* catch_interrupts();
 
 // Each registers its subcommand(s); the callback sets *result to an exit code.
 void add_list_command(CLI::App& app, int* result);

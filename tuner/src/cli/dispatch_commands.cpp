@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -21,6 +22,7 @@
 #include "cuda_timer.hpp"
 #include "padtune/nvtx.hpp"
 #include "padtune/padtune.hpp"
+#include "output_file.hpp"
 #include "results.hpp"
 
 namespace padtune::cli {
@@ -32,6 +34,7 @@ struct shape_options {
   std::string dtype;
   std::string backend = "cuda";
   std::string results;  ///< a results file that replaces the lookup order
+  bool any_device = false;  ///< take --results even if it is a table of another device model
 };
 
 struct explain_options : shape_options {
@@ -64,11 +67,11 @@ bool parse_shape_text(const std::string& text, parsed_shape& out, std::string* w
   for (int i = 0; i < 5; ++i) {
     const auto [next, ec] = std::from_chars(p, end, values[i]);
     if (ec == std::errc::result_out_of_range) {
-      *why = fmt::format("value {} of '{}' does not fit in 64 bits", i + 1, text);
+      *why = fmt::format("value {} of '{}' does not fit in 64 bits", i + 1, tuner::printable(text));
       return false;
     }
     if (ec != std::errc() || (next != end && *next != ',') || (next == end && i < 4) || (next != end && i == 4)) {
-      *why = fmt::format("'{}' is not five integers B,C,L,pad_left,pad_right", text);
+      *why = fmt::format("'{}' is not five integers B,C,L,pad_left,pad_right", tuner::printable(text));
       return false;
     }
     p = next + 1;
@@ -86,12 +89,12 @@ std::optional<int> read_shape(const char* command, const shape_options& o, parse
   }
   const auto type = parse_dtype(o.dtype);
   if (!type) {
-    fmt::print(stderr, "padtune {}: --dtype '{}' names no dtype (f32, f64, f16, bf16)\n", command, o.dtype);
+    fmt::print(stderr, "padtune {}: --dtype '{}' names no dtype (f32, f64, f16, bf16)\n", command, tuner::printable(o.dtype));
     return exit_bad_input;
   }
   out.type = *type;
   if (check_shape(out.B, out.C, out.L, out.pad_left, out.pad_right, out.type, &why, &out.sizes) != status::ok) {
-    fmt::print(stderr, "padtune {}: bad shape {}: {}\n", command, o.shape, why);
+    fmt::print(stderr, "padtune {}: bad shape {}: {}\n", command, tuner::printable(o.shape), why);
     return exit_bad_input;
   }
   return std::nullopt;
@@ -106,19 +109,41 @@ void add_shape_options(CLI::App* cmd, shape_options& o) {
   cmd->add_option("--backend", o.backend, "cuda (default) or host (the emulation)")
       ->check(CLI::IsMember({"cuda", "host"}));
   cmd->add_option("--results", o.results, "Use this results file instead of the lookup order");
+  cmd->add_flag("--any-device", o.any_device, "Take --results even if it is a table of another device model");
+}
+
+/// The name of the current CUDA device, or "" if none can be asked.
+std::string current_cuda_device_name() {
+  int ordinal = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&ordinal) != cudaSuccess || cudaGetDeviceProperties(&prop, ordinal) != cudaSuccess) {
+    cudaGetLastError();
+    return "";
+  }
+  return prop.name;
 }
 
 /// An explicit --results must be usable: the dispatcher would fall back quietly, a user who named a
-/// file means that file. Returns an exit code on failure.
-std::optional<int> use_results_file(const char* command, const std::string& path) {
-  if (path.empty()) return std::nullopt;
+/// file means that file, and a table of another device model only when asked (--any-device).
+/// Returns an exit code on failure.
+std::optional<int> use_results_file(const char* command, const shape_options& o) {
+  if (o.results.empty()) return std::nullopt;
   try {
-    (void)tuner::read_table(path);
-  } catch (const tuner::results_error& e) {
+    const tuner::results_table t = tuner::read_table(o.results);
+    if (!o.any_device) {
+      const bool host = o.backend == "host";
+      const std::string device = host ? "" : current_cuda_device_name();
+      const bool fits = host ? t.device.backend == "host" : (device.empty() || (t.device.backend == "cuda" && t.device.name == device));
+      if (!fits)
+        throw tuner::results_error(fmt::format("{} is a table of {} ({} backend), this run is on {}: pass --any-device to use it anyway",
+                                               o.results, tuner::printable(t.device.name), t.device.backend,
+                                               host ? std::string("the host emulation") : device));
+    }
+  } catch (const std::exception& e) {
     fmt::print(stderr, "padtune {}: --results: {}\n", command, e.what());
-    return exit_bad_input;
+    return exit_code_of(e);
   }
-  set_results_path(path);
+  set_results_path(o.results, o.any_device);
   return std::nullopt;
 }
 
@@ -127,7 +152,7 @@ std::optional<int> use_results_file(const char* command, const std::string& path
 int run_explain(const explain_options& o) {
   parsed_shape s;
   if (const auto code = read_shape("explain", o, s)) return *code;
-  if (const auto code = use_results_file("explain", o.results)) return *code;
+  if (const auto code = use_results_file("explain", o)) return *code;
   const dispatch_choice c = explain_dispatch(s.B, s.C, s.L, s.pad_left, s.pad_right, s.type, backend_of(o));
   const instantiation& i = *c.inst;
   if (o.json) {
@@ -265,7 +290,15 @@ int run_run(const run_options& o) {
     fmt::print(stderr, "padtune run: --l2-flush needs --backend cuda (the host emulation has no L2 to flush)\n");
     return exit_usage;
   }
-  if (const auto code = use_results_file("run", o.results)) return *code;
+  if (const auto code = use_results_file("run", o)) return *code;
+  // The output is checked before any work: a folder or a place that cannot be written is refused now.
+  std::optional<tuner::output_target> dx_out;
+  try {
+    if (!o.dx_file.empty()) dx_out = tuner::resolve_output(o.dx_file);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "padtune run: --dx {}\n", e.what());
+    return exit_code_of(e);
+  }
 
   const instantiation* chosen = nullptr;  // nullptr: the dispatcher
   std::string how;
@@ -357,14 +390,16 @@ int run_run(const run_options& o) {
       }
     }
     try {
-      tuner::write_file_atomic(o.dx_file, std::string(reinterpret_cast<const char*>(dx_host.data()), std::size_t(dx_bytes)));
+      tuner::write_output(*dx_out, std::string_view(reinterpret_cast<const char*>(dx_host.data()), std::size_t(dx_bytes)));
     } catch (const std::exception& x) {
-      fmt::print(stderr, "padtune run: --dx: {}\n", x.what());
-      return exit_bad_input;
+      fmt::print(stderr, "padtune run: --dx {}\n", x.what());
+      return exit_code_of(x);
     }
   }
 
-  fmt::print("padtune run: {} ({}) on {}, {}, {} run{}{}, {:.1f} us wall time per run ({})\n", shown.id, how,
+  // dx written to standard output keeps it to itself: the report goes to standard error then.
+  std::FILE* report = dx_out && dx_out->descriptor == 1 ? stderr : stdout;
+  fmt::print(report, "padtune run: {} ({}) on {}, {}, {} run{}{}, {:.1f} us wall time per run ({})\n", shown.id, how,
              name_of(b), s.text(), o.n, o.n == 1 ? "" : "s", timer ? ", L2 flushed before each" : "",
              seconds * 1e6 / o.n,
              b == backend::host ? "host emulation: says nothing about GPU speed"

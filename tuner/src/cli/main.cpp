@@ -1,16 +1,44 @@
 // padtune: list, verify and tune the ConstantPad1dBackward kernel family.
+#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <string>
 
+#include "../errors.hpp"
+#include "../results.hpp"
 #include "commands.hpp"
 
 namespace padtune::cli {
 namespace {
 std::string the_command_line;
+std::atomic<bool> interrupted{false};
+extern "C" void on_interrupt(int) { interrupted.store(true); }
+
+/// The first argument when it is meant as a command (no option) and names none; "" otherwise.
+std::string unknown_command(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return "";
+  for (const CLI::App* sub : app.get_subcommands({}))
+    if (sub->check_name(argv[1])) return "";
+  return argv[1];
 }
+}  // namespace
+
 const std::string& command_line() { return the_command_line; }
+
+int exit_code_of(const std::exception& e) {
+  if (dynamic_cast<const tuner::usage_error*>(&e)) return exit_usage;
+  if (dynamic_cast<const tuner::results_error*>(&e)) return exit_bad_input;
+  if (dynamic_cast<const tuner::interrupted_error*>(&e)) return exit_interrupted;
+  return exit_failed;
+}
+
+const std::atomic<bool>* catch_interrupts() {
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+  return &interrupted;
+}
 }  // namespace padtune::cli
 
 int main(int argc, char** argv) {
@@ -20,11 +48,15 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(
       "Exit codes: 0 success (tune: candidates that failed, faulted or timed out are recorded, not errors);\n"
-      "1 the work found a problem or could not go on (a failed verification; a device failure in process;\n"
-      "a tune worker that cannot start or was stopped from outside); 2 bad command line;\n"
-      "3 input padtune rejects (a shape, dtype, or file; for merge, inputs of different devices or settings);\n"
-      "4 no usable GPU for --backend cuda;\n"
-      "130 tune was interrupted (SIGINT or SIGTERM): a partial table was written, and running again resumes.");
+      "1 the work found a problem or could not go on (a failed verification; a device failure in process; a\n"
+      "file that could not be written, named with the OS error; a tune worker that cannot start or was stopped\n"
+      "from outside); 2 bad command line (an output that is a folder or cannot be written, two outputs that\n"
+      "are one file); 3 input padtune rejects (a shape, dtype, or file; for merge, inputs of different devices\n"
+      "or settings); 4 no usable GPU for --backend cuda;\n"
+      "130 interrupted (SIGINT or SIGTERM): a tune that had measured writes a partial table and running again\n"
+      "resumes; a command that was waiting (for a lock another run holds) writes nothing.\n"
+      "Outputs: a regular file is replaced atomically, a symbolic link's target likewise, a device or FIFO is\n"
+      "written in place (docs/reliability.md).");
   int result = exit_ok;
   add_list_command(app, &result);
   add_tune_command(app, &result);
@@ -32,6 +64,16 @@ int main(int argc, char** argv) {
   add_merge_command(app, &result);
   add_dispatch_commands(app, &result);
   add_worker_command(app, &result);
+  // A file-size limit must fail a write (EFBIG, reported with its file), not kill the process.
+  std::signal(SIGXFSZ, SIG_IGN);
+  if (const std::string name = unknown_command(app, argc, argv); !name.empty()) {
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands({}))
+      if (!sub->get_group().empty()) names += (names.empty() ? "" : ", ") + sub->get_name();
+    std::fprintf(stderr, "padtune: '%s' is no command; the commands are %s (padtune --help)\n",
+                 padtune::tuner::printable(name).c_str(), names.c_str());
+    return exit_usage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -42,7 +84,7 @@ int main(int argc, char** argv) {
     return exit_bad_input;
   } catch (const std::exception& e) {  // nothing escapes as an abort
     std::fprintf(stderr, "padtune: %s\n", e.what());
-    return exit_failed;
+    return exit_code_of(e);
   }
   return result;
 }

@@ -42,9 +42,9 @@ void add_show_command(CLI::App& app, int* result) {
       if (o->json) fmt::print("{}\n", tuner::to_json(t).dump(2));
       else print_table(t);
       *result = exit_ok;
-    } catch (const tuner::results_error& e) {
+    } catch (const std::exception& e) {
       fmt::print(stderr, "padtune show: {}\n", e.what());
-      *result = exit_bad_input;
+      *result = exit_code_of(e);
     }
   });
 }

@@ -4,7 +4,7 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
+#include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -15,9 +15,6 @@
 
 namespace padtune::cli {
 namespace {
-
-std::atomic<bool> interrupted{false};
-extern "C" void on_signal(int) { interrupted.store(true); }
 
 struct search_options {
   std::string backend_name;
@@ -38,7 +35,7 @@ void add_search_options(CLI::App* cmd, search_options& o) {
   cmd->add_option("--dtype", o.dtypes, "Only these dtypes (f32 f64 f16 bf16; repeat or list)");
   cmd->add_option("--variant", o.variants, "Only these variants (seed rowtile flat flatvec ewise staged rowelem)");
   cmd->add_option("--filter", o.filter, "Only instantiation ids matching this regular expression");
-  cmd->add_option("--sizes", o.sizes_file, "A file of shapes, 'B C L pad_left pad_right' per line")->check(CLI::ExistingFile);
+  cmd->add_option("--sizes", o.sizes_file, "A file of shapes, 'B C L pad_left pad_right' per line");
 }
 
 bool cuda_usable() {
@@ -67,7 +64,7 @@ int make_options(const search_options& s, tuner::tune_options& o) {
     for (const std::string& d : s.dtypes) {
       const auto t = parse_dtype(d);
       if (!t) {
-        fmt::print(stderr, "padtune: --dtype '{}' names no dtype (f32, f64, f16, bf16)\n", d);
+        fmt::print(stderr, "padtune: --dtype '{}' names no dtype (f32, f64, f16, bf16)\n", tuner::printable(d));
         return exit_bad_input;
       }
       o.dtypes.push_back(*t);
@@ -77,7 +74,7 @@ int make_options(const search_options& s, tuner::tune_options& o) {
     bool known = false;
     for (const instantiation& i : registry()) known = known || i.variant == v;
     if (!known) {
-      fmt::print(stderr, "padtune: --variant '{}' names no variant (see padtune list)\n", v);
+      fmt::print(stderr, "padtune: --variant '{}' names no variant (see padtune list)\n", tuner::printable(v));
       return exit_bad_input;
     }
   }
@@ -90,9 +87,9 @@ int make_options(const search_options& s, tuner::tune_options& o) {
         fmt::print(stderr, "padtune: no instantiation of {} matches --variant/--filter\n", name_of(t));
         return exit_bad_input;
       }
-  } catch (const tuner::results_error& e) {
+  } catch (const std::exception& e) {
     fmt::print(stderr, "padtune: {}\n", e.what());
-    return exit_bad_input;
+    return exit_code_of(e);
   }
   return exit_ok;
 }
@@ -147,8 +144,9 @@ int run_tune_command(const search_options& s, const std::string& command) {
   // A team's rank takes the GPU of its rank on the host.
   const int device = team && o.where == backend::cuda ? tuner::cuda_device_for_local_rank(team->local_rank()) : -1;
   o.team = team.get();
-  if (s.budget < 0) {
-    fmt::print(stderr, "padtune tune: --budget must be positive, got {}\n", s.budget);
+  if (!std::isfinite(s.budget) || s.budget < 0) {
+    fmt::print(stderr, "padtune tune: --budget must be a positive number of seconds, got {}\n", s.budget);
+    if (team) team->abort(exit_usage);
     return exit_usage;
   }
   if (s.budget > 0) o.budget_seconds = s.budget;
@@ -159,7 +157,7 @@ int run_tune_command(const search_options& s, const std::string& command) {
   }
   o.jit = s.jit;
   if (!s.shard.empty() && !tuner::parse_shard(s.shard, o.shard)) {
-    fmt::print(stderr, "padtune tune: --shard '{}' is not I/N with 0 <= I < N\n", s.shard);
+    fmt::print(stderr, "padtune tune: --shard '{}' is not I/N with 0 <= I < N\n", tuner::printable(s.shard));
     return exit_usage;
   }
   o.results_dir = s.results_dir;
@@ -168,15 +166,14 @@ int run_tune_command(const search_options& s, const std::string& command) {
   o.measure.l2_cold = !s.hot;
   o.measure.hot_too = !s.hot && !s.cold_only;
   o.command = command;
-  o.interrupted = &interrupted;
   // Isolation by default on the GPU, where a fault poisons the context; the host backend runs in
   // process unless asked, since its candidates are the same code the host tests run.
   if (s.isolate && s.no_isolate) {
     fmt::print(stderr, "padtune tune: --isolate and --no-isolate exclude each other\n");
     return exit_usage;
   }
-  if (s.candidate_timeout <= 0) {
-    fmt::print(stderr, "padtune tune: --candidate-timeout must be positive, got {}\n", s.candidate_timeout);
+  if (!std::isfinite(s.candidate_timeout) || s.candidate_timeout <= 0) {
+    fmt::print(stderr, "padtune tune: --candidate-timeout must be a positive number of seconds, got {}\n", s.candidate_timeout);
     return exit_usage;
   }
   if (s.isolate || (o.where == backend::cuda && !s.no_isolate)) {
@@ -189,28 +186,29 @@ int run_tune_command(const search_options& s, const std::string& command) {
     o.measure.rule = tuner::stop_rule{3, 20, 0.02, 0.02};  // it ranks nothing real: keep it short
     o.retime_rounds = 5;
   }
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
+  o.interrupted = catch_interrupts();
   tuner::tune_report r;
   int failed = exit_ok;
   try {
     if (team && o.where == backend::cuda && o.worker_command.empty() && device >= 0) tuner::use_cuda_device(device);
     r = tuner::run_tune(o, make_progress());
-  } catch (const tuner::results_error& e) {
-    fmt::print(stderr, "padtune tune: {}{}\n", team ? fmt::format("rank {}: ", rank) : "", e.what());
-    failed = exit_bad_input;
   } catch (const std::exception& e) {
     fmt::print(stderr, "padtune tune: {}{}\n", team ? fmt::format("rank {}: ", rank) : "", e.what());
-    failed = exit_failed;
+    failed = exit_code_of(e);
   }
   if (failed != exit_ok) {
     if (team) team->abort(failed);  // the other ranks would wait for this one forever
     return failed;
   }
+  if (r.interrupted && !r.wrote_table) {
+    fmt::print(stderr, "padtune tune: {}interrupted before any measurement; no file was changed\n",
+               team ? fmt::format("rank {}: ", rank) : "");
+    return exit_interrupted;
+  }
   if (rank != 0) {  // rank 0 reports the run and writes the tables
     fmt::print(stderr, "padtune tune: rank {}: {} measured in {:.1f} s, streamed to rank 0; {}\n", rank, r.measured, r.seconds,
                tuner::phases_text(r.phases));
-    return r.interrupted ? 130 : exit_ok;
+    return r.interrupted ? exit_interrupted : exit_ok;
   }
   if (s.json) {
     fmt::print("{}\n", tuner::to_json(r.table).dump(2));
@@ -232,7 +230,7 @@ int run_tune_command(const search_options& s, const std::string& command) {
                r.faults, r.timeouts, r.worker_starts);
   if (r.interrupted) {
     fmt::print(stderr, "padtune tune: interrupted; the table is marked partial, and running again resumes from the cache\n");
-    return 130;
+    return exit_interrupted;
   }
   return exit_ok;
 }
