@@ -6,12 +6,13 @@
 #include <stdexcept>
 #include <vector>
 
-#include "cuda_check.hpp"
-#include "cuda_timer.hpp"
-#include "device_helpers.hpp"
-#include "measure.hpp"
+#include "padtune/measure/cuda_check.hpp"
+#include "padtune/measure/cuda_timer.hpp"
+#include "padtune/measure/device_helpers.hpp"
+#include "padtune/measure/workspace.hpp"
+#include "padtune/enqueue.hpp"
 #include "padtune/reference.hpp"
-#include "stats.hpp"
+#include "padtune/measure/stats.hpp"
 
 namespace padtune::bench {
 namespace {
@@ -34,15 +35,10 @@ double sample_us(const std::string& name, const enqueue_fn& run, bool cold) {
 
 enqueue_fn launch_of(const bench_case& c, const instantiation& inst) {
   const problem p = c.on_dx();
-  const std::size_t bytes = c.dx_bytes();
-  return [p, bytes, &inst](cudaStream_t st) {
-    if (inst.needs_zeroed_dx)  // the seed's contract: its time includes the zeroing
-      if (const cudaError_t e = cudaMemsetAsync(p.dx, 0, bytes, st); e != cudaSuccess) return e;
-    return inst.launch_cuda(p, st);
-  };
+  return [p, &inst](cudaStream_t st) { return enqueue_checked(inst, backend::cuda, p, st); };  // the seed's time includes its zeroing
 }
 
-bench_case& bench_case::current(dtype type, const tuner::shape5& s) {
+bench_case& bench_case::current(dtype type, const shape5& s) {
   static std::unique_ptr<bench_case> c;
   if (!c || c->type_ != type || !(c->shape_ == s)) {
     c.reset();  // free the old buffers before taking the new ones
@@ -57,7 +53,7 @@ bench_case::device_ptr bench_case::allocate(std::size_t bytes, const char* what)
   return device_ptr(p);
 }
 
-bench_case::bench_case(dtype type, const tuner::shape5& s)
+bench_case::bench_case(dtype type, const shape5& s)
     : type_(type), shape_(s), dx_(std::size_t(tuner::sizes_of(type, s).dx_bytes())) {
   const problem p = on_dx();
   const std::size_t dy_bytes = std::size_t(p.B * p.C * (p.pad_left + p.L + p.pad_right)) * size_of(type);

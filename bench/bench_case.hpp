@@ -9,9 +9,9 @@
 #include <memory>
 #include <string>
 
-#include "guarded_dx.hpp"
+#include "padtune/measure/guarded_dx.hpp"
 #include "padtune/registry.hpp"
-#include "results.hpp"
+#include "padtune/table.hpp"
 
 namespace padtune::bench {
 
@@ -21,9 +21,9 @@ using enqueue_fn = std::function<cudaError_t(cudaStream_t)>;
 class bench_case {
  public:
   /// Keeps one case alive at a time (the largest take tens of GB); makes it on first use.
-  static bench_case& current(dtype type, const tuner::shape5& s);
+  static bench_case& current(dtype type, const shape5& s);
 
-  bench_case(dtype type, const tuner::shape5& s);
+  bench_case(dtype type, const shape5& s);
   bench_case(const bench_case&) = delete;
   bench_case& operator=(const bench_case&) = delete;
 
@@ -54,7 +54,7 @@ class bench_case {
   static device_ptr allocate(std::size_t bytes, const char* what);
 
   dtype type_;
-  tuner::shape5 shape_;
+  shape5 shape_;
   tuner::guarded_dx dx_;
   device_ptr dy_, ref_;
   double floor_us_ = 0;

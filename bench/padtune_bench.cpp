@@ -1,4 +1,4 @@
-// padtune_bench: every shape of the benchmark suites (tuner/src/suites.hpp) x dtype, with rows for the
+// padtune_bench: every shape of the benchmark suites (padtune/measure/suites.hpp) x dtype, with rows for the
 // dispatcher, each variant at its best BLOCK_OL for the shape, the memcpy floor, the least a kernel
 // can do (a plain word copy, with small and with padtune-sized parameters), the runtime's strided
 // copy (cudaMemcpy2DAsync) and the Thrust reference. Every row is verified against the
@@ -22,8 +22,8 @@
 #include "launch_floor_kernels.hpp"
 #include "padtune/padtune.hpp"
 #include "padtune/reference.hpp"
-#include "stats.hpp"
-#include "suites.hpp"
+#include "padtune/measure/stats.hpp"
+#include "padtune/measure/suites.hpp"
 
 namespace padtune::bench {
 namespace {
@@ -43,7 +43,7 @@ struct row_plan {
 
 using row_maker = std::function<row_plan(bench_case&, std::string& skip_reason)>;
 
-void run_row(benchmark::State& state, dtype type, tuner::shape5 s, const row_maker& make) try {
+void run_row(benchmark::State& state, dtype type, shape5 s, const row_maker& make) try {
   bench_case& c = bench_case::current(type, s);
   std::string skip;
   const row_plan row = make(c, skip);
@@ -152,7 +152,7 @@ const std::vector<std::string>& registry_variants() {
 
 /// perf/P1/32x256x8192/pad3,5/f32/<row>: a --benchmark_filter selects a suite, a shape, a dtype or a row.
 void register_shape(const suite_shape& sh, dtype type, int samples) {
-  const tuner::shape5 s = sh.s;
+  const shape5 s = sh.s;
   const std::string prefix = fmt::format("{}/{}/{}x{}x{}/pad{},{}/{}/", sh.suite, sh.tag, s.B, s.C, s.L,
                                          s.pad_left, s.pad_right, name_of(type));
   std::vector<std::pair<std::string, row_maker>> rows = {{"dispatcher", dispatcher_row()}};

@@ -1,4 +1,4 @@
-"""Every file padtune's scripts write, by the rule of the C++ tool (tuner/src/output_file.hpp):
+"""Every file padtune's scripts write, by the rule of the C++ tool (tuner/store/include/padtune/store/output_file.hpp):
 a regular file or a new path is replaced atomically (a temporary file in the same folder, flushed,
 renamed; removed on any failure), a symbolic link's target likewise (the link stays), a device or
 a FIFO is written in place, and a folder is refused."""

@@ -281,7 +281,7 @@ PADTUNE_HD tiled_params plan_rowtile(const pad_args& a, int block_ol) {
 /// z * gridDim.y + y, so a block finds its work in its index (no division, no grid-stride loop),
 /// and with 32-bit sizes the parameters fit the 48 bytes of the first 64-byte constant line a
 /// kernel reads (on sm_90 they start at c[0x0][0x210]). L2-cold, each of those costs time before
-/// the first load of a small problem (bench/NOTES.md v12-v13).
+/// the first load of a small problem (docs/performance-notes.md v12-v13).
 struct row_grid_params {
   std::uintptr_t dy_row0 = 0;  ///< address of dy element pad_left: row 0's source of dx element 0 (maybe outside dy)
   byte* dx = nullptr;
@@ -321,7 +321,7 @@ PADTUNE_HD bool plan_row_grid(const pad_args& a, int block_ol, int elem, row_gri
 /// Pre: 1 <= gridDim.x <= p.num_blocks (every launcher takes min(num_blocks, a cap) from the same plan,
 /// and launches nothing when it is 0). So the first block runs without testing num_blocks: the test
 /// waits for a parameter load, and L2-cold that serialized a constant-cache miss before the first
-/// load of dy (P9: 2.40 us in Nsight Compute against Triton's 2.14, bench/NOTES.md v10).
+/// load of dy (P9: 2.40 us in Nsight Compute against Triton's 2.14, docs/performance-notes.md v10).
 template <class K> __device__ __forceinline__ void run_grid(const typename K::params& p) {
   std::uint64_t b = blockIdx.x;
   do K::run(p, b, threadIdx.x);

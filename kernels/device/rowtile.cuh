@@ -95,7 +95,7 @@ struct rowtile_kernel {
     // The cold chunks after the hot path. Before it, 16-bit tiles of one chunk a thread (bo512-bo2048
     // w16) took 32 registers instead of 56 and ran 10-13% faster, but the tiles the tables pick
     // (bo4096 w16) ran 0.5-2% slower, P7 16-bit 2%, and 16-bit w8 20% slower: an A/B of both
-    // orders on one H200 (bench/NOTES.md v11).
+    // orders on one H200 (docs/performance-notes.md v11).
     for (std::int64_t c = thread; c < c_lo; c += threads) cold_chunk(a, row, e0, c, src_begin, dst_begin);
     for (std::int64_t c = c_hi + thread; c < n; c += threads) cold_chunk(a, row, e0, c, src_begin, dst_begin);
   }

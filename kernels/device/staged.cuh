@@ -52,7 +52,7 @@ PADTUNE_HD void stage_copies_done() {
 /// alignment of both ends and the word read past a realigned chunk's end. It is static shared
 /// memory, so at most 48 KB. A smaller stage leaves room for more blocks per SM, and so more bytes in
 /// flight: on the H200, 16-bit P5 took 1.27x the copy with 64 KB of stages in flight per SM, 1.10x
-/// with 96 KB (bench/NOTES.md v7).
+/// with 96 KB (docs/performance-notes.md v7).
 __host__ __device__ constexpr long long stage_bytes_of(int elem, int block_ol) {
   return 5LL * block_ol * elem / 4 + 64;
 }

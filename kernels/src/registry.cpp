@@ -1,5 +1,5 @@
 #include "padtune/cuda_error.hpp"
-#include "padtune/detail/extra_instantiations.hpp"
+#include "padtune/testing/extra_instantiations.hpp"
 #include "padtune/registry.hpp"
 
 #include <fmt/format.h>

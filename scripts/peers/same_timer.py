@@ -106,7 +106,7 @@ def build(ids, extra, workdir, arch):
     with open(src, "w") as f:
         f.write(source_text(ids, extra))
     cmd = [os.environ.get("NVCC", "nvcc"), "-std=c++20", "-O3", f"-arch={arch}", "-shared",
-           "-Xcompiler", "-fPIC", "-I", os.path.join(ROOT, "kernels", "device"), "-I",
+           "-Xcompiler", "-fPIC", "-I", os.path.join(ROOT, "kernels", "device"), "-I", os.path.join(ROOT, "kernels", "launch"), "-I",
            os.path.join(ROOT, "kernels", "include"), src, "-o", lib]
     try:
         r = subprocess.run(cmd, capture_output=True, text=True)

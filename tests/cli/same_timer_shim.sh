@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/peers/same_timer.py's launchers compile against the current kernel templates (one id of
-# each variant it times, with the experiments' --extra file, exactly the source it builds), and ids
+# each variant it times, with an --extra file, exactly the source it builds), and ids
 # the registry does not have are refused at compile time, by name: a thread count the rules do not
 # give, a configuration not in configs.cuh, an access width the variant does not use.
 # Usage: same_timer_shim.sh SCRIPT EXTRA.cu NVCC SCRATCH_DIR (compiles for sm_90: it checks the source, runs nothing)
@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$script")/../.." && pwd)
 rm -rf "$dir" && mkdir -p "$dir"
 fail() { echo "FAIL: $*"; head -30 "$dir/out" 2>/dev/null; exit 1; }
 compile() {  # source object
-  "$nvcc" -std=c++20 -O1 -arch=sm_90 -Xcompiler -fPIC -I "$root/kernels/device" -I "$root/kernels/include" \
+  "$nvcc" -std=c++20 -O1 -arch=sm_90 -Xcompiler -fPIC -I "$root/kernels/device" -I "$root/kernels/launch" -I "$root/kernels/include" \
     -c "$1" -o "$2" > "$dir/out" 2>&1
 }
 I=constant_pad1d_backward

@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <thread>
 
-#include "padtune/detail/extra_instantiations.hpp"
+#include "padtune/testing/extra_instantiations.hpp"
 
 namespace padtune::fault_test {
 namespace {

@@ -8,10 +8,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "cache.hpp"
+#include "padtune/store/cache.hpp"
 #include "padtune/problem.hpp"
-#include "results.hpp"
-#include "sweep.hpp"
+#include "padtune/table.hpp"
+#include "padtune/search/sweep.hpp"
 
 namespace padtune::tuner {
 const char* const kernel_sources_hash = "fuzz";  // the build's hash, which a fuzz build has none of

@@ -1,4 +1,4 @@
-// The tuner's device comparison (tuner/src/device_helpers.cu): the first differing byte wherever it
+// The tuner's device comparison (tuner/measure/src/device_helpers.cu): the first differing byte wherever it
 // lies (the bytes before the 16-byte words, the words, the bytes after), for buffers of the same
 // alignment and of different alignments, several differences at once, no difference, no bytes.
 // Without a usable GPU every test skips and says why.
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "../support/checker.hpp"
-#include "device_helpers.hpp"
+#include "padtune/measure/device_helpers.hpp"
 
 namespace padtune::tuner {
 namespace {

@@ -17,12 +17,11 @@
 #include <thread>
 #include <vector>
 
-#include "embedded_tables.hpp"
 #include "padtune/buckets.hpp"
 #include "padtune/padtune.hpp"
 #include "padtune/reference.hpp"
-#include "output_file.hpp"
-#include "results.hpp"
+#include "padtune/store/output_file.hpp"
+#include "padtune/table.hpp"
 
 namespace padtune {
 
@@ -46,12 +45,12 @@ struct row {
   double ratio_to_memcpy = 1.0;
 };
 
-tuner::results_table host_table(const std::vector<row>& rows) {
-  tuner::results_table t;
+results_table host_table(const std::vector<row>& rows) {
+  results_table t;
   t.device.backend = "host";
   t.device.name = "host emulation";
   for (const row& r : rows) {
-    tuner::table_entry e;
+    table_entry e;
     e.type = r.type;
     EXPECT_TRUE(parse_bucket(r.bucket_name, e.where)) << r.bucket_name;
     // A shape of the bucket: tables are read strictly, and an entry's shape must lie in its bucket.
@@ -69,8 +68,8 @@ tuner::results_table host_table(const std::vector<row>& rows) {
 /// What the host backend falls back to after the explicit path: the embedded host table if the
 /// build has one (results/host-emulation.json), else the built-in default.
 std::string host_fallback_source() {
-  for (const tuner::embedded_table* e = tuner::embedded_tables; e->file; ++e)
-    if (std::string(e->file) == "host-emulation.json") return "embedded:host-emulation.json";
+  for (const std::string& file : embedded_table_files())
+    if (file == "host-emulation.json") return "embedded:host-emulation.json";
   return "built-in default";
 }
 
@@ -102,7 +101,7 @@ class Dispatch : public ::testing::Test {
     fs::remove_all(dir.parent_path(), ec);
   }
 
-  std::string write(const std::string& name, const tuner::results_table& t) {
+  std::string write(const std::string& name, const results_table& t) {
     const fs::path p = dir / name;
     tuner::write_table(t, p);
     return p.string();
@@ -231,7 +230,7 @@ TEST_F(Dispatch, ResultsPathVariableBeatsEmbedded) {
 
 TEST_F(Dispatch, AnExplicitTableOfAnotherDeviceModelIsPassedOverUnlessAskedFor) {
   const instantiation& a = find_by_fields(dtype::f32, "flat", 512);
-  tuner::results_table t = host_table({{dtype::f32, "l10_r2_a16", a.id}});
+  results_table t = host_table({{dtype::f32, "l10_r2_a16", a.id}});
   t.device.backend = "cuda";
   t.device.name = "NVIDIA Test GPU";
   const std::string path = write("other.json", t);
@@ -278,7 +277,7 @@ TEST_F(Dispatch, TablesAreCachedUntilSetResultsPath) {
 }
 
 TEST_F(Dispatch, BadTablesFallBackToTheNextSourceAndAreReportedOnce) {
-  std::string text = tuner::to_json(host_table({{dtype::f32, "l10_r2_a16", find_by_fields(dtype::f32, "flat", 512).id}})).dump(1);
+  std::string text = to_json(host_table({{dtype::f32, "l10_r2_a16", find_by_fields(dtype::f32, "flat", 512).id}})).dump(1);
   nlohmann::json wrong_schema = nlohmann::json::parse(text);
   wrong_schema["schema"] = 99;
   const std::vector<std::pair<std::string, std::string>> bad = {
@@ -397,10 +396,10 @@ TEST_F(Dispatch, AJitWinnerGivesWayToItsAotRunnerUpOrItsNeighbours) {
   const instantiation& neighbour = find_by_fields(dtype::f32, "rowtile", 4096);
   const std::string jit_with_runner_up = "jit__constant_pad1d_backward__f32__0__0__512__flat__t128__w16";
   const std::string jit_alone = "jit__constant_pad1d_backward__f32__3__0__4096__rowtile__t256__w16";
-  tuner::results_table t = host_table({{dtype::f32, "l10_r2_a16", jit_with_runner_up},
+  results_table t = host_table({{dtype::f32, "l10_r2_a16", jit_with_runner_up},
                                        {dtype::f32, "l13_r10_a4", jit_alone},
                                        {dtype::f32, "l13_r8_a4", neighbour.id}});
-  t.entries[0].runner_up = tuner::candidate_numbers{runner_up.id, 2.0, 0.1, 1.0, 1.5};
+  t.entries[0].runner_up = candidate_numbers{runner_up.id, 2.0, 0.1, 1.0, 1.5};
   set_results_path(write("t.json", t));
   ::testing::internal::CaptureStderr();
   const dispatch_choice by_runner_up = explain_f32(4, 1024, 0);
@@ -508,7 +507,7 @@ TEST_F(Dispatch, WithoutAGpuExplainWorksAndDispatchThrows) {
   }
   // With an explicit table, explain uses it even without a device.
   const instantiation& a = find_by_fields(dtype::f32, "flat", 512);
-  tuner::results_table t = host_table({{dtype::f32, "l9_r5_a16", a.id}});
+  results_table t = host_table({{dtype::f32, "l9_r5_a16", a.id}});
   t.device.backend = "cuda";
   t.device.name = "NVIDIA H200";
   const std::string path = write("cuda.json", t);

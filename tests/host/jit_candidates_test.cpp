@@ -7,8 +7,8 @@
 #include <set>
 #include <string>
 
-#include "jit_candidates.hpp"
-#include "tune.hpp"
+#include "padtune/search/jit_candidates.hpp"
+#include "padtune/search/tune.hpp"
 
 namespace padtune::tuner {
 namespace {

@@ -5,10 +5,10 @@
 #include <fstream>
 #include <set>
 
-#include "merge.hpp"
-#include "output_file.hpp"
+#include "padtune/store/merge.hpp"
+#include "padtune/store/output_file.hpp"
 #include "padtune/padtune.hpp"
-#include "tune.hpp"
+#include "padtune/search/tune.hpp"
 
 namespace padtune::tuner {
 namespace {

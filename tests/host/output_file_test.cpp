@@ -1,4 +1,4 @@
-// The one rule for every file padtune writes (tuner/src/output_file.hpp): regular files and new
+// The one rule for every file padtune writes (tuner/store/include/padtune/store/output_file.hpp): regular files and new
 // paths replaced atomically, links followed, devices and FIFOs written in place, folders and
 // unwritable places refused before any work, and a failed write that names the file and the OS
 // error and leaves the old file whole and no temporary file behind.
@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "output_file.hpp"
+#include "padtune/store/output_file.hpp"
 
 namespace padtune::tuner {
 namespace {

@@ -3,7 +3,7 @@
 // few samples, so that a run takes well under a second.
 #include <filesystem>
 
-#include "tune.hpp"
+#include "padtune/search/tune.hpp"
 
 namespace padtune::tuner {
 

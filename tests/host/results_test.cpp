@@ -13,8 +13,8 @@
 
 #include <fmt/format.h>
 
-#include "output_file.hpp"
-#include "results.hpp"
+#include "padtune/store/output_file.hpp"
+#include "padtune/table.hpp"
 
 namespace padtune::tuner {
 namespace {

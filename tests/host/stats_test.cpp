@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "stats.hpp"
+#include "padtune/measure/stats.hpp"
 
 namespace padtune::tuner {
 namespace {

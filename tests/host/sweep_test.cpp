@@ -6,8 +6,8 @@
 #include <set>
 
 #include "padtune/buckets.hpp"
-#include "suites.hpp"
-#include "sweep.hpp"
+#include "padtune/measure/suites.hpp"
+#include "padtune/search/sweep.hpp"
 
 namespace padtune::tuner {
 namespace {

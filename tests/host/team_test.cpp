@@ -10,10 +10,10 @@
 #include <set>
 #include <thread>
 
-#include "launcher_env.hpp"
+#include "padtune/team/launcher_env.hpp"
 #include "quick_tune.hpp"
-#include "tune.hpp"
-#include "work_team.hpp"
+#include "padtune/search/tune.hpp"
+#include "padtune/team/work_team.hpp"
 
 namespace padtune::tuner {
 namespace {

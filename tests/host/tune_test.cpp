@@ -6,9 +6,10 @@
 #include <fstream>
 #include <set>
 
-#include "file_lock.hpp"
+#include "padtune/store/file_lock.hpp"
 #include "quick_tune.hpp"
-#include "tune.hpp"
+#include "padtune/search/tune.hpp"
+#include "padtune/detail/input.hpp"
 
 namespace padtune::tuner {
 namespace {

@@ -7,7 +7,7 @@
 #include <chrono>
 #include <cstdlib>
 
-#include "worker.hpp"
+#include "padtune/isolate/worker.hpp"
 
 namespace padtune::tuner {
 namespace {

@@ -30,6 +30,9 @@ struct instantiation {
   cudaError_t (*launch_cuda)(const problem& p, cudaStream_t stream);
   /// Runs the same kernel code over the whole grid on the CPU. Pre: check(p) == ok.
   void (*launch_host)(const problem& p);
+  /// What must happen once before the first launch (a JIT candidate's compile and load): "" or why
+  /// it cannot run. nullptr for the compiled instantiations, which need nothing.
+  std::string (*prepare)(const instantiation&) = nullptr;
 };
 
 /// Every instantiation, in a stable order (variant list order, then dtype, then parameters).

@@ -1,0 +1,62 @@
+#pragma once
+/// padtune's runtime API: launch the tuned ConstantPad1dBackward kernel for the current GPU.
+///
+///   dx[b,c,i] = dy[b,c,i+pad_left] where 0 <= i+pad_left < OL = pad_left + L + pad_right, else 0
+///
+/// The table is looked up once per device, in this order: an explicit path (set_results_path) or
+/// the PADTUNE_RESULTS environment variable, if it is a table of this device model; the tables embedded at build time from results/*.json
+/// for this device model; an embedded table of the same compute capability; the built-in default
+/// (rowtile for rows of 256 bytes or more, flat below). Lookup never fails: a bad file is reported
+/// once on stderr and the next source is used.
+#include <cuda_runtime_api.h>
+
+#include <string>
+#include <vector>
+
+#include "padtune/dtype.hpp"
+#include "padtune/error.hpp"
+#include "padtune/registry.hpp"
+
+namespace padtune {
+
+/// Validates, picks the tuned instantiation for this shape on the current device, zeroes dx first
+/// if that instantiation needs it, and enqueues it on `stream`. Throws padtune::error on bad input
+/// (see padtune::check) or a failed launch. A problem with no elements does nothing.
+void constant_pad1d_backward(const void* dy, void* dx, std::int64_t B, std::int64_t C, std::int64_t L,
+                             std::int64_t pad_left, std::int64_t pad_right, dtype type, cudaStream_t stream = nullptr);
+
+/// Typed overloads: T is float, double, __half or __nv_bfloat16.
+template <class T>
+void constant_pad1d_backward(const T* dy, T* dx, std::int64_t B, std::int64_t C, std::int64_t L, std::int64_t pad_left,
+                             std::int64_t pad_right, cudaStream_t stream = nullptr);
+
+/// The same for a padtune::problem, on either backend: the host backend looks up the table of the
+/// host emulation (results/host-emulation.json) and runs the emulation.
+void dispatch(const problem& p, backend b = backend::cuda, cudaStream_t stream = nullptr);
+
+/// What the dispatcher takes for a shape, and why.
+struct dispatch_choice {
+  const instantiation* inst = nullptr;  ///< never null
+  std::string table;   ///< where the table came from: a path, "embedded:<file>", or "built-in default"
+  std::string bucket;  ///< the shape's bucket
+  std::string matched_bucket;  ///< the nearest bucket in the table ("" when the built-in default is used:
+                               ///< no table, or no entry of this dtype in it)
+  std::string reason;  ///< one line in words
+};
+
+/// The choice for this shape on backend b (for cuda: the current device). Throws padtune::error on
+/// bad input.
+dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L, std::int64_t pad_left,
+                                 std::int64_t pad_right, dtype type, backend b = backend::cuda);
+
+/// Use this results file for every device from now on ("" returns to the default lookup order).
+/// A table of another device model than the one a call runs on is passed over (with a warning
+/// naming both) unless `any_device` is true or PADTUNE_RESULTS_ANY_DEVICE=1. Tables already loaded
+/// are dropped, so PADTUNE_RESULTS is read again on the next lookup. Not to be called while another
+/// thread dispatches or explains: call it at start-up (or in tests).
+void set_results_path(const std::string& path, bool any_device = false);
+
+/// The tables this build embedded from results/*.json, by file name ("nvidia-h200.json").
+std::vector<std::string> embedded_table_files();
+
+}  // namespace padtune

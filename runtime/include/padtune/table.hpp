@@ -1,0 +1,113 @@
+#pragma once
+/// The per-GPU results table (results/<gpu>.json) that the dispatcher reads and `padtune tune`
+/// writes: its schema, and reading with errors that name the file and the field. Numbers are read
+/// strictly: integers are JSON integers in range, floats finite, and each entry's shape a valid
+/// problem that lies in the entry's bucket. (Writing is the tuner's: tuner/store.)
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "padtune/buckets.hpp"
+#include "padtune/dtype.hpp"
+
+namespace padtune {
+
+inline constexpr int results_schema_version = 1;
+inline constexpr const char* harness_version = "0.1.0";
+
+/// Input padtune rejects: a bad table, cache or sizes file. what() names the file and the field.
+class results_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A file that could not be read or written: what() names the file and the OS error.
+class io_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What identifies the hardware and software a measurement was made on.
+struct device_fingerprint {
+  std::string backend = "cuda";  ///< "cuda", or "host" for the emulation
+  std::string name;              ///< "NVIDIA H200"
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  long long l2_bytes = 0;
+  int memory_clock_khz = 0, bus_width_bits = 0;
+  int driver_version = 0, runtime_version = 0;
+  std::string uuid;  ///< the measuring card, as provenance only
+
+  /// File-name form of the model: "nvidia-h200"; "host-emulation" for the host backend.
+  std::string slug() const;
+  /// Same hardware model: backend, name, compute capability, SM count, L2, memory clock and bus
+  /// width. Driver, runtime and the card's uuid may differ: two cards of one model measure alike.
+  bool same_hardware(const device_fingerprint& o) const;
+  /// Same hardware model and the same driver and runtime: a cache resumes only on such a device.
+  bool same_model(const device_fingerprint& o) const;
+  /// "NVIDIA H200 (cuda, cc 9.0, 132 SMs, L2 62914560 B, 2619000 kHz x 6144 bit, driver 13000, runtime 13000)".
+  std::string describe() const;
+};
+
+/// The shape a measurement was made on.
+struct shape5 {
+  long long B = 0, C = 0, L = 0, pad_left = 0, pad_right = 0;
+  bool operator==(const shape5&) const = default;
+};
+
+/// Ids of JIT candidates (padtune tune --jit) start with this: "jit__" + the JIT kernel's id, whose
+/// pads are compile-time constants. The dispatcher runs only ahead-of-time kernels.
+inline constexpr std::string_view jit_id_prefix = "jit__";
+inline bool is_jit_id(std::string_view id) { return id.substr(0, jit_id_prefix.size()) == jit_id_prefix; }
+
+struct candidate_numbers {
+  std::string id;
+  double median_us = 0, iqr_us = 0;
+  double gbps = 0;             ///< payload 2*B*C*L*sizeof(T), decimal GB/s
+  double ratio_to_memcpy = 0;  ///< time / time of a D2D cudaMemcpyAsync of the same payload
+};
+
+struct table_entry {
+  dtype type = dtype::f32;
+  bucket where;
+  shape5 shape;  ///< the shape measured for this bucket
+  candidate_numbers winner;
+  std::optional<candidate_numbers> runner_up;
+  double margin = 0;  ///< runner_up median / winner median - 1
+};
+
+struct results_table {
+  int schema = results_schema_version;
+  std::string harness = harness_version;
+  device_fingerprint device;
+  nlohmann::json settings = nlohmann::json::object();
+  std::string command;  ///< the command line that made it
+  std::string created;  ///< UTC, ISO 8601
+  bool complete = true; ///< false for a partial table left by an interrupted run
+  std::vector<table_entry> entries;
+};
+
+nlohmann::json to_json(const device_fingerprint& d);
+device_fingerprint fingerprint_from_json(const nlohmann::json& j, const std::string& where);
+nlohmann::json to_json(const results_table& t);
+/// Throws results_error naming `source` and the offending field.
+results_table table_from_json(const nlohmann::json& j, const std::string& source);
+
+/// Parses a table's text; `source` names it in errors. Throws results_error on empty, truncated,
+/// too deeply nested or wrong-schema text.
+results_table parse_table(const std::string& text, const std::string& source);
+/// Reads a table; throws results_error on a missing, empty, truncated or wrong-schema file, or one
+/// that is no regular file (a folder; a FIFO, which would block), io_error if reading fails.
+results_table read_table(const std::filesystem::path& path);
+/// The text of a table as padtune writes it.
+std::string table_text(const results_table& t);
+
+/// The current time, UTC, ISO 8601.
+std::string utc_now();
+
+}  // namespace padtune

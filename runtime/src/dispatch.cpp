@@ -1,0 +1,467 @@
+// The dispatcher: finds the results table of a device once (explicit path, embedded table of the
+// model, embedded table of the compute capability, built-in default), then per call takes the
+// winner of the nearest bucket and launches it through the registry.
+//
+// Fast path (every call after the first on a device): cudaGetDevice, one atomic load, the bucket,
+// a linear scan over the entries of the call's dtype. Everything else happens once, under a mutex.
+#include "padtune/cuda_error.hpp"
+#include "padtune/enqueue.hpp"
+#include "padtune/nvtx.hpp"
+#include "padtune/padtune.hpp"
+
+#include "padtune/dtype_of.hpp"
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include <array>
+#include <atomic>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "embedded_tables.hpp"
+#include "padtune/buckets.hpp"
+#include "padtune/table.hpp"
+
+namespace padtune {
+namespace {
+
+constexpr const char* default_source = "built-in default";
+constexpr const char* host_table_file = "host-emulation.json";
+
+// Rows of at least this many bytes go to rowtile by default; shorter rows to flat, which does not
+// waste a block on each short row.
+constexpr std::int64_t rowtile_min_row_bytes = 256;
+constexpr int default_access_width = 16;
+constexpr int default_rowtile_block_ol = 2048;
+constexpr int default_flat_block_ol = 1024;
+
+constexpr std::size_t dtype_count = std::size(all_dtypes);
+
+/// One usable table entry, checked against the registry when the table was loaded.
+struct dispatch_entry {
+  bucket where;
+  const instantiation* inst = nullptr;
+  double ratio_to_memcpy = 0;
+  std::string note;  ///< why inst is not the table's winner ("" when it is)
+};
+
+/// A table ready for lookup: entries split by dtype so that a call scans only its own.
+struct lookup_table {
+  std::string source;  ///< a path, "embedded:<file>", or "built-in default"
+  device_fingerprint device;  ///< what the table was measured on (empty for the built-in default)
+  std::array<std::vector<dispatch_entry>, dtype_count> by_dtype;
+};
+
+/// The table one device uses, and how lookup got there.
+struct device_table {
+  const lookup_table* table = nullptr;
+  std::string note;  ///< the sources passed over on the way, in words ("" if none)
+};
+
+/// What lookup needs to know of the device a call runs on.
+struct device_info {
+  backend where = backend::cuda;
+  std::string name;  ///< cudaDeviceProp::name; "" for the host or an unusable device
+  int cc_major = 0, cc_minor = 0;
+  std::string unusable;  ///< why no CUDA device could be asked ("" if it could)
+};
+
+// Slots of the fast path: the host backend, CUDA with no usable device, then device ordinals.
+constexpr int host_slot = 0;
+constexpr int no_device_slot = 1;
+constexpr int first_device_slot = 2;
+constexpr int fast_device_count = 64;  // ordinals beyond take the mutex on every call
+constexpr int slot_count = first_device_slot + fast_device_count;
+
+struct embedded_source {
+  std::string file;
+  device_fingerprint device;
+  std::unique_ptr<lookup_table> table;
+};
+
+struct dispatch_state {
+  std::array<std::atomic<const device_table*>, slot_count> slots{};  // the fast path reads only these
+  std::mutex mutex;                                                   // guards everything below
+  std::map<int, const device_table*> far_devices;                     // ordinals >= fast_device_count
+  std::vector<std::unique_ptr<device_table>> devices;                 // what the slots point to
+  std::map<std::string, std::unique_ptr<lookup_table>> files;         // explicit files read (null: unusable)
+  // What set_results_path drops stays allocated so that a caller racing with it (which the API
+  // does not allow) reads stale data rather than freed memory; it is little.
+  std::vector<std::unique_ptr<device_table>> retired_devices;
+  std::vector<std::unique_ptr<lookup_table>> retired_files;
+  std::string explicit_path;                                          // from set_results_path
+  bool any_device = false;                                            // from set_results_path
+  std::optional<std::vector<embedded_source>> embedded;               // built once, kept for good
+  lookup_table built_in{default_source, {}, {}};
+  std::set<std::string> reported;  // stderr lines printed since the last set_results_path
+};
+
+dispatch_state& state() {
+  static dispatch_state s;
+  return s;
+}
+
+
+/// Prints a warning on stderr unless the same line was printed before. Pre: the mutex is held.
+void report_once(dispatch_state& s, const std::string& message) {
+  if (s.reported.insert(message).second) fmt::print(stderr, "padtune: {}\n", message);
+}
+
+// ---- the built-in default ----------------------------------------------------------------------
+
+/// The instantiation of `type` closest to (variant, 16-byte accesses, the largest tile <= max_block_ol).
+/// Picked by fields so that a change of the compiled list cannot break it; ties: the first.
+const instantiation* closest_instantiation(dtype type, std::string_view variant, int max_block_ol) {
+  const auto rank = [&](const instantiation& i) {
+    const bool fits = i.block_ol <= max_block_ol;
+    return std::tuple{i.variant == variant, !i.needs_zeroed_dx, i.access_width == default_access_width, fits,
+                      fits ? i.block_ol : -i.block_ol};
+  };
+  const instantiation* best = nullptr;
+  for (const instantiation& i : registry())
+    if (i.type == type && (!best || rank(i) > rank(*best))) best = &i;
+  return best;
+}
+
+struct default_choices {
+  std::array<const instantiation*, dtype_count> rowtile{}, flat{};
+};
+
+const default_choices& defaults() {
+  static const default_choices d = [] {
+    default_choices c;
+    for (dtype t : all_dtypes) {
+      c.rowtile[std::size_t(t)] = closest_instantiation(t, "rowtile", default_rowtile_block_ol);
+      c.flat[std::size_t(t)] = closest_instantiation(t, "flat", default_flat_block_ol);
+    }
+    return c;
+  }();
+  return d;
+}
+
+bool long_rows(std::int64_t L, dtype type) { return L * std::int64_t(size_of(type)) >= rowtile_min_row_bytes; }
+
+const instantiation& default_instantiation(dtype type, std::int64_t L) {
+  const default_choices& d = defaults();
+  const instantiation* inst = long_rows(L, type) ? d.rowtile[std::size_t(type)] : d.flat[std::size_t(type)];
+  if (!inst) throw error(status::unknown_dtype, fmt::format("no compiled instantiation takes dtype {}", name_of(type)));
+  return *inst;
+}
+
+std::string default_reason(dtype type, std::int64_t L) {
+  const instantiation& inst = default_instantiation(type, L);
+  return fmt::format("built-in default: rows of {} bytes ({} {} bytes) take {} with {}-byte accesses and BLOCK_OL {}",
+                     L * std::int64_t(size_of(type)), long_rows(L, type) ? ">=" : "<", rowtile_min_row_bytes,
+                     inst.variant, inst.access_width, inst.block_ol);
+}
+
+// ---- loading tables ----------------------------------------------------------------------------
+
+/// A lookup table from a results table; entries the registry cannot run are skipped with a warning.
+std::unique_ptr<lookup_table> make_lookup(dispatch_state& s, const results_table& t, const std::string& source) {
+  auto out = std::make_unique<lookup_table>();
+  out->source = source;
+  out->device = t.device;
+  for (std::size_t i = 0; i < t.entries.size(); ++i) {
+    const table_entry& e = t.entries[i];
+    const instantiation* inst = find_instantiation(e.winner.id);
+    if (!inst && is_jit_id(e.winner.id)) {
+      // A JIT winner (padtune tune --jit) needs NVRTC at run time, which this library does not link:
+      // its runner-up runs instead when it is ahead of time; else the entry is left to its neighbours.
+      const instantiation* runner_up = e.runner_up ? find_instantiation(e.runner_up->id) : nullptr;
+      if (runner_up && runner_up->type == e.type) {
+        out->by_dtype[std::size_t(e.type)].push_back(
+            {e.where, runner_up, e.runner_up->ratio_to_memcpy,
+             fmt::format("the JIT winner {} is not run by the dispatcher: its runner-up (the ratio above) runs instead", e.winner.id)});
+        continue;
+      }
+      report_once(s, fmt::format("{}: entries[{}] ({} {}): winner '{}' is a JIT kernel, which the dispatcher does not "
+                                 "run, and no ahead-of-time runner-up; entry skipped (the nearest bucket serves it)",
+                                 source, i, name_of(e.type), e.where.name(), e.winner.id));
+      continue;
+    }
+    if (!inst) {
+      report_once(s, fmt::format("{}: entries[{}] ({} {}): winner '{}' is not a compiled instantiation; entry skipped",
+                                 source, i, name_of(e.type), e.where.name(), e.winner.id));
+      continue;
+    }
+    if (inst->type != e.type) {
+      report_once(s, fmt::format("{}: entries[{}] ({} {}): winner '{}' takes dtype {}; entry skipped", source, i,
+                                 name_of(e.type), e.where.name(), e.winner.id, name_of(inst->type)));
+      continue;
+    }
+    out->by_dtype[std::size_t(e.type)].push_back({e.where, inst, e.winner.ratio_to_memcpy, {}});
+  }
+  return out;
+}
+
+/// The embedded tables that parse; the others are reported once and left out. Built once: they
+/// cannot change while the process runs, so neither can their warnings.
+const std::vector<embedded_source>& embedded(dispatch_state& s) {
+  if (s.embedded) return *s.embedded;
+  s.embedded.emplace();
+  for (const detail::embedded_table* e = detail::embedded_tables; e->file; ++e) {
+    const std::string source = fmt::format("embedded:{}", e->file);
+    try {
+      const results_table t = parse_table(e->json, source);
+      s.embedded->push_back({e->file, t.device, make_lookup(s, t, source)});
+    } catch (const std::exception& x) {
+      report_once(s, fmt::format("ignoring a results table: {}", x.what()));
+    }
+  }
+  return *s.embedded;
+}
+
+/// The explicit results path and where it came from, or {"", ""}.
+std::pair<std::string, std::string> explicit_path(const dispatch_state& s) {
+  if (!s.explicit_path.empty()) return {s.explicit_path, "set_results_path"};
+  const char* env = std::getenv("PADTUNE_RESULTS");
+  if (env && *env) return {env, "PADTUNE_RESULTS"};
+  return {"", ""};
+}
+
+/// Whether a table of another device model named explicitly may serve this one.
+bool any_device(const dispatch_state& s) {
+  const char* env = std::getenv("PADTUNE_RESULTS_ANY_DEVICE");
+  return s.any_device || (env && std::string_view(env) == "1");
+}
+
+/// Why a table does not describe the device d ("" when it does, or when d cannot be asked).
+std::string other_model(const device_fingerprint& table, const device_info& d) {
+  if (d.where == backend::host)
+    return table.backend == "host" ? "" : fmt::format("it is a table of {} ({}), not of the host emulation", table.name, table.backend);
+  if (!d.unusable.empty()) return "";
+  if (table.backend == "cuda" && table.name == d.name) return "";
+  return fmt::format("it is a table of {} ({}), this device is {}", table.name, table.backend, d.name);
+}
+
+/// The table read from `path` (read once per path), or nullptr after reporting why not.
+const lookup_table* load_file(dispatch_state& s, const std::string& path, const std::string& origin) {
+  auto it = s.files.find(path);
+  if (it == s.files.end()) {
+    std::unique_ptr<lookup_table> t;
+    try {
+      t = make_lookup(s, read_table(path), path);
+    } catch (const std::exception& x) {  // results_error, or bad_alloc on a huge file: never fatal here
+      report_once(s, fmt::format("ignoring the results table given by {}: {}; using the next source", origin, x.what()));
+    }
+    it = s.files.emplace(path, std::move(t)).first;
+  }
+  return it->second.get();
+}
+
+std::string join_notes(const std::vector<std::string>& notes) {
+  std::string out;
+  for (const std::string& n : notes) out += (out.empty() ? "" : "; ") + n;
+  return out;
+}
+
+/// The lookup order of DESIGN.md for one device. Pre: the mutex is held.
+std::unique_ptr<device_table> resolve(dispatch_state& s, const device_info& d) {
+  std::vector<std::string> passed;
+  const auto found = [&](const lookup_table* t) { return std::make_unique<device_table>(device_table{t, join_notes(passed)}); };
+  if (!d.unusable.empty()) passed.push_back(fmt::format("no usable CUDA device: {}", d.unusable));
+
+  if (const auto [path, origin] = explicit_path(s); !path.empty()) {
+    if (const lookup_table* t = load_file(s, path, origin)) {
+      const std::string other = other_model(t->device, d);
+      if (other.empty() || any_device(s)) return found(t);
+      report_once(s, fmt::format("ignoring the results table given by {} for this device: {}: {} (PADTUNE_RESULTS_ANY_DEVICE=1 "
+                                 "uses it anyway); using the next source", origin, path, other));
+      passed.push_back(fmt::format("{} from {} is of another device model", path, origin));
+    } else {
+      passed.push_back(fmt::format("{} from {} could not be read", path, origin));
+    }
+  }
+
+  const std::vector<embedded_source>& tables = embedded(s);
+  if (d.where == backend::host) {
+    for (const embedded_source& e : tables)
+      if (e.file == host_table_file && e.device.backend == "host") return found(e.table.get());
+    passed.push_back(fmt::format("no embedded {}", host_table_file));
+    return found(&s.built_in);
+  }
+
+  if (d.unusable.empty()) {
+    for (const embedded_source& e : tables)
+      if (e.device.backend == "cuda" && e.device.name == d.name && e.file == e.device.slug() + ".json")
+        return found(e.table.get());
+    passed.push_back(fmt::format("no embedded table for {}", d.name));
+    for (const embedded_source& e : tables)
+      if (e.device.backend == "cuda" && e.device.cc_major == d.cc_major && e.device.cc_minor == d.cc_minor) {
+        passed.push_back(fmt::format("{} has the same compute capability {}.{}", e.device.name, d.cc_major, d.cc_minor));
+        return found(e.table.get());
+      }
+    passed.push_back(fmt::format("none of compute capability {}.{}", d.cc_major, d.cc_minor));
+  }
+  return found(&s.built_in);
+}
+
+/// Resolves and caches the table of a slot (or of a far device ordinal). The slow path.
+const device_table& resolve_slot(int slot, int ordinal, const device_info& d) {
+  dispatch_state& s = state();
+  std::lock_guard lock(s.mutex);
+  if (slot >= 0) {
+    if (const device_table* t = s.slots[slot].load(std::memory_order_acquire)) return *t;
+  } else if (const auto it = s.far_devices.find(ordinal); it != s.far_devices.end()) {
+    return *it->second;
+  }
+  s.devices.push_back(resolve(s, d));
+  const device_table* t = s.devices.back().get();
+  if (slot >= 0) s.slots[slot].store(t, std::memory_order_release);
+  else s.far_devices.emplace(ordinal, t);
+  return *t;
+}
+
+/// The table for the current CUDA device. If no device can be named: throws (need_device) or
+/// returns the table of "no usable device" (explicit path, else the built-in default).
+const device_table& cuda_table(bool need_device) {
+  int ordinal = 0;
+  if (const cudaError_t e = cudaGetDevice(&ordinal); e != cudaSuccess) {
+    cudaGetLastError();  // not the caller's error: do not leave it behind
+    if (need_device) throw error(status::launch_failed, fmt::format("no usable CUDA device: {}", cuda_error_text(e)));
+    if (const device_table* t = state().slots[no_device_slot].load(std::memory_order_acquire)) return *t;
+    return resolve_slot(no_device_slot, -1, device_info{backend::cuda, "", 0, 0, cuda_error_text(e)});
+  }
+  const int slot = ordinal < fast_device_count ? first_device_slot + ordinal : -1;
+  if (slot >= 0)
+    if (const device_table* t = state().slots[slot].load(std::memory_order_acquire)) return *t;
+
+  cudaDeviceProp prop{};
+  if (const cudaError_t e = cudaGetDeviceProperties(&prop, ordinal); e != cudaSuccess) {
+    cudaGetLastError();
+    // Not cached under the ordinal: a device that cannot be asked now is not its model's table.
+    if (const device_table* t = state().slots[no_device_slot].load(std::memory_order_acquire)) return *t;
+    return resolve_slot(no_device_slot, -1, device_info{backend::cuda, "", 0, 0, cuda_error_text(e)});
+  }
+  return resolve_slot(slot, ordinal, device_info{backend::cuda, prop.name, prop.major, prop.minor, ""});
+}
+
+const device_table& table_for(backend b, bool need_device) {
+  if (b == backend::host) {
+    if (const device_table* t = state().slots[host_slot].load(std::memory_order_acquire)) return *t;
+    return resolve_slot(host_slot, -1, device_info{backend::host, "", 0, 0, ""});
+  }
+  if (b == backend::cuda) return cuda_table(need_device);
+  throw error(status::unsupported_backend, fmt::format("unknown backend (value {})", int(b)));
+}
+
+// ---- per call ----------------------------------------------------------------------------------
+
+/// The entry nearest to `where` (ties: the first), or nullptr for no entries.
+const dispatch_entry* nearest(const std::vector<dispatch_entry>& entries, const bucket& where, int* distance) {
+  const dispatch_entry* best = nullptr;
+  int best_distance = INT_MAX;
+  for (const dispatch_entry& e : entries) {
+    const int d = bucket_distance(e.where, where);
+    if (d < best_distance) {
+      best = &e;
+      best_distance = d;
+      if (d == 0) break;
+    }
+  }
+  if (distance) *distance = best_distance;
+  return best;
+}
+
+const instantiation& choose(const device_table& t, dtype type, std::int64_t rows, std::int64_t L, std::int64_t pad_left) {
+  const bucket where = bucket_of(rows, L, pad_left, type);
+  const dispatch_entry* e = nearest(t.table->by_dtype[std::size_t(type)], where, nullptr);
+  return e ? *e->inst : default_instantiation(type, L);
+}
+
+}  // namespace
+
+void dispatch(const problem& p, backend b, cudaStream_t stream) {
+  std::string why;
+  problem_sizes sizes;
+  if (const status s = check(p, &why, &sizes); s != status::ok) throw error(s, why);
+  if (sizes.dx_elems == 0) return;
+  const device_table& t = table_for(b, true);
+  const instantiation& inst = choose(t, p.type, sizes.rows, p.L, p.pad_left);
+  const nvtx_range range(inst);  // the seed's zeroing is part of its cost: inside the range
+  if (const status s = enqueue(inst, b, p, stream, &why); s != status::ok) throw error(s, why);
+}
+
+void constant_pad1d_backward(const void* dy, void* dx, std::int64_t B, std::int64_t C, std::int64_t L,
+                             std::int64_t pad_left, std::int64_t pad_right, dtype type, cudaStream_t stream) {
+  dispatch(problem{dy, dx, B, C, L, pad_left, pad_right, type}, backend::cuda, stream);
+}
+
+template <class T>
+void constant_pad1d_backward(const T* dy, T* dx, std::int64_t B, std::int64_t C, std::int64_t L, std::int64_t pad_left,
+                             std::int64_t pad_right, cudaStream_t stream) {
+  dispatch(problem{dy, dx, B, C, L, pad_left, pad_right, dtype_of<T>()}, backend::cuda, stream);
+}
+
+template void constant_pad1d_backward<float>(const float*, float*, std::int64_t, std::int64_t, std::int64_t,
+                                             std::int64_t, std::int64_t, cudaStream_t);
+template void constant_pad1d_backward<double>(const double*, double*, std::int64_t, std::int64_t, std::int64_t,
+                                              std::int64_t, std::int64_t, cudaStream_t);
+template void constant_pad1d_backward<__half>(const __half*, __half*, std::int64_t, std::int64_t, std::int64_t,
+                                              std::int64_t, std::int64_t, cudaStream_t);
+template void constant_pad1d_backward<__nv_bfloat16>(const __nv_bfloat16*, __nv_bfloat16*, std::int64_t, std::int64_t,
+                                                     std::int64_t, std::int64_t, std::int64_t, cudaStream_t);
+
+dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L, std::int64_t pad_left,
+                                 std::int64_t pad_right, dtype type, backend b) {
+  std::string why;
+  problem_sizes sizes;
+  if (const status s = check_shape(B, C, L, pad_left, pad_right, type, &why, &sizes); s != status::ok)
+    throw error(s, why);
+  const device_table& d = table_for(b, false);
+  const lookup_table& t = *d.table;
+  const bucket where = bucket_of(sizes.rows, L, pad_left, type);
+
+  dispatch_choice c;
+  c.table = t.source;
+  c.bucket = where.name();
+  int distance = 0;
+  if (const dispatch_entry* e = nearest(t.by_dtype[std::size_t(type)], where, &distance)) {
+    c.inst = e->inst;
+    c.matched_bucket = e->where.name();
+    c.reason = fmt::format("nearest bucket {} (distance {}) in {}, ", c.matched_bucket, distance, t.source);
+    c.reason += e->ratio_to_memcpy > 0 ? fmt::format("winner {:.2f}x memcpy", e->ratio_to_memcpy)
+                                       : std::string("winner (no memcpy ratio recorded)");
+    if (!e->note.empty()) c.reason += "; " + e->note;
+  } else {
+    c.inst = &default_instantiation(type, L);
+    c.reason = t.source == default_source ? default_reason(type, L)
+                                          : fmt::format("{} has no {} entry; {}", t.source, name_of(type), default_reason(type, L));
+  }
+  if (!d.note.empty()) c.reason += fmt::format(" ({})", d.note);
+  if (sizes.dx_elems == 0) c.reason += "; the shape has no elements: dispatch does nothing";
+  return c;
+}
+
+std::vector<std::string> embedded_table_files() {
+  std::vector<std::string> files;
+  for (const detail::embedded_table* e = detail::embedded_tables; e->file; ++e) files.emplace_back(e->file);
+  return files;
+}
+
+void set_results_path(const std::string& path, bool any_device) {
+  dispatch_state& s = state();
+  std::lock_guard lock(s.mutex);
+  s.explicit_path = path;
+  s.any_device = any_device;
+  for (auto& slot : s.slots) slot.store(nullptr, std::memory_order_release);
+  s.far_devices.clear();
+  for (auto& t : s.devices) s.retired_devices.push_back(std::move(t));
+  s.devices.clear();
+  for (auto& [path, t] : s.files)
+    if (t) s.retired_files.push_back(std::move(t));
+  s.files.clear();
+  s.reported.clear();  // a new lookup: its problems are news again
+}
+
+}  // namespace padtune

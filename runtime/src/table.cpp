@@ -1,0 +1,224 @@
+#include "padtune/table.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <limits>
+
+#include "padtune/detail/input.hpp"
+#include "padtune/problem.hpp"
+
+namespace padtune {
+namespace {
+
+using nlohmann::json;
+
+/// The field `key` of object j; results_error naming where and key if it is missing.
+const json& member(const json& j, const char* key, const std::string& where) {
+  if (!j.is_object()) throw results_error(fmt::format("{}: expected an object", where));
+  const auto it = j.find(key);
+  if (it == j.end()) throw results_error(fmt::format("{}: field '{}' is missing", where, key));
+  return *it;
+}
+
+std::string field_where(const std::string& where, const char* key) { return fmt::format("{}: field '{}'", where, key); }
+
+/// The field `key` of object j, of the type T, read strictly; results_error naming where and key.
+template <class T>
+T field(const json& j, const char* key, const std::string& where) {
+  const json& v = member(j, key, where);
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!v.is_boolean()) throw results_error(fmt::format("{} has the wrong type: must be true or false, got {}", field_where(where, key), printable(v.dump())));
+    return v.get<bool>();
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return T(strict_number(v, field_where(where, key), -std::numeric_limits<double>::max()));
+  } else if constexpr (std::is_integral_v<T>) {
+    return T(strict_integer(v, field_where(where, key), std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (!v.is_string()) throw results_error(fmt::format("{} has the wrong type: must be a string, got {}", field_where(where, key), printable(v.dump())));
+    return v.get<std::string>();
+  } else {
+    return v;  // json
+  }
+}
+
+double finite(double v, const char* what) {
+  if (!std::isfinite(v)) throw results_error(fmt::format("refusing to write a non-finite {} ({})", what, v));
+  return v;
+}
+
+json numbers_json(const candidate_numbers& c) {
+  finite(c.median_us, "median_us"), finite(c.iqr_us, "iqr_us"), finite(c.gbps, "gbps"), finite(c.ratio_to_memcpy, "ratio_to_memcpy");
+  return {{"id", c.id}, {"median_us", c.median_us}, {"iqr_us", c.iqr_us}, {"gbps", c.gbps}, {"ratio_to_memcpy", c.ratio_to_memcpy}};
+}
+
+candidate_numbers numbers_from_json(const json& j, const std::string& where) {
+  candidate_numbers c;
+  c.id = field<std::string>(j, "id", where);
+  c.median_us = strict_number(member(j, "median_us", where), field_where(where, "median_us"), 0);
+  c.iqr_us = strict_number(member(j, "iqr_us", where), field_where(where, "iqr_us"), 0);
+  c.gbps = strict_number(member(j, "gbps", where), field_where(where, "gbps"), 0);
+  c.ratio_to_memcpy = strict_number(member(j, "ratio_to_memcpy", where), field_where(where, "ratio_to_memcpy"), 0);
+  return c;
+}
+
+/// "9.0": two runs of digits and a dot, nothing else.
+bool parse_compute_capability(const std::string& cc, int& major, int& minor) {
+  const std::size_t dot = cc.find('.');
+  const auto digits = [](std::string_view s) {
+    return !s.empty() && s.size() <= 3 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (dot == std::string::npos || !digits(std::string_view(cc).substr(0, dot)) || !digits(std::string_view(cc).substr(dot + 1)))
+    return false;
+  major = std::stoi(cc.substr(0, dot));
+  minor = std::stoi(cc.substr(dot + 1));
+  return true;
+}
+
+}  // namespace
+
+std::string device_fingerprint::slug() const {
+  if (backend == "host") return "host-emulation";
+  std::string s;
+  for (char ch : name) {
+    if (std::isalnum(static_cast<unsigned char>(ch))) s += char(std::tolower(static_cast<unsigned char>(ch)));
+    else if (!s.empty() && s.back() != '-') s += '-';
+  }
+  while (!s.empty() && s.back() == '-') s.pop_back();
+  return s.empty() ? "unknown-gpu" : s;
+}
+
+bool device_fingerprint::same_hardware(const device_fingerprint& o) const {
+  return backend == o.backend && name == o.name && cc_major == o.cc_major && cc_minor == o.cc_minor &&
+         sm_count == o.sm_count && l2_bytes == o.l2_bytes && memory_clock_khz == o.memory_clock_khz &&
+         bus_width_bits == o.bus_width_bits;
+}
+
+bool device_fingerprint::same_model(const device_fingerprint& o) const {
+  return same_hardware(o) && driver_version == o.driver_version && runtime_version == o.runtime_version;
+}
+
+std::string device_fingerprint::describe() const {
+  return fmt::format("{} ({}, cc {}.{}, {} SMs, L2 {} B, {} kHz x {} bit, driver {}, runtime {})", name, backend, cc_major,
+                     cc_minor, sm_count, l2_bytes, memory_clock_khz, bus_width_bits, driver_version, runtime_version);
+}
+
+json to_json(const device_fingerprint& d) {
+  return {{"backend", d.backend},
+          {"name", d.name},
+          {"compute_capability", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
+          {"sm_count", d.sm_count},
+          {"l2_bytes", d.l2_bytes},
+          {"memory_clock_khz", d.memory_clock_khz},
+          {"bus_width_bits", d.bus_width_bits},
+          {"driver_version", d.driver_version},
+          {"runtime_version", d.runtime_version},
+          {"uuid", d.uuid}};
+}
+
+device_fingerprint fingerprint_from_json(const json& j, const std::string& where) {
+  device_fingerprint d;
+  d.backend = field<std::string>(j, "backend", where);
+  if (d.backend != "cuda" && d.backend != "host") throw results_error(fmt::format("{}: field 'backend' must be cuda or host", where));
+  d.name = field<std::string>(j, "name", where);
+  const std::string cc = field<std::string>(j, "compute_capability", where);
+  if (!parse_compute_capability(cc, d.cc_major, d.cc_minor))
+    throw results_error(fmt::format("{}: field 'compute_capability' is not MAJOR.MINOR ('{}')", where, printable(cc)));
+  d.sm_count = field<int>(j, "sm_count", where);
+  d.l2_bytes = field<long long>(j, "l2_bytes", where);
+  d.memory_clock_khz = field<int>(j, "memory_clock_khz", where);
+  d.bus_width_bits = field<int>(j, "bus_width_bits", where);
+  d.driver_version = field<int>(j, "driver_version", where);
+  d.runtime_version = field<int>(j, "runtime_version", where);
+  d.uuid = field<std::string>(j, "uuid", where);
+  return d;
+}
+
+json to_json(const results_table& t) {
+  json entries = json::array();
+  for (const table_entry& e : t.entries) {
+    json row = {{"dtype", name_of(e.type)},
+                {"bucket", e.where.name()},
+                {"shape", {e.shape.B, e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right}},
+                {"winner", numbers_json(e.winner)},
+                {"margin", finite(e.margin, "margin")}};
+    row["runner_up"] = e.runner_up ? numbers_json(*e.runner_up) : json(nullptr);
+    entries.push_back(std::move(row));
+  }
+  return {{"schema", t.schema},         {"harness_version", t.harness}, {"device", to_json(t.device)},
+          {"settings", t.settings},     {"command", t.command},         {"created", t.created},
+          {"complete", t.complete},     {"entries", std::move(entries)}};
+}
+
+results_table table_from_json(const json& j, const std::string& source) {
+  results_table t;
+  t.schema = field<int>(j, "schema", source);
+  if (t.schema != results_schema_version)
+    throw results_error(fmt::format("{}: field 'schema' is {}, this padtune reads schema {}", source, t.schema, results_schema_version));
+  t.harness = field<std::string>(j, "harness_version", source);
+  t.device = fingerprint_from_json(field<json>(j, "device", source), source + ": device");
+  t.settings = field<json>(j, "settings", source);
+  t.command = field<std::string>(j, "command", source);
+  t.created = field<std::string>(j, "created", source);
+  t.complete = field<bool>(j, "complete", source);
+  const json& entries = member(j, "entries", source);
+  if (!entries.is_array()) throw results_error(fmt::format("{}: field 'entries' must be an array", source));
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const std::string where = fmt::format("{}: entries[{}]", source, i);
+    table_entry e;
+    const std::string dt = field<std::string>(entries[i], "dtype", where);
+    const auto type = parse_dtype(dt);
+    if (!type) throw results_error(fmt::format("{}: field 'dtype' names no dtype ('{}')", where, printable(dt)));
+    e.type = *type;
+    const std::string b = field<std::string>(entries[i], "bucket", where);
+    if (!parse_bucket(b, e.where)) throw results_error(fmt::format("{}: field 'bucket' is not a bucket name ('{}')", where, printable(b)));
+    e.shape = strict_shape(member(entries[i], "shape", where), e.type, field_where(where, "shape"));
+    const bucket of_shape = bucket_of(e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, e.type);
+    if (!(of_shape == e.where))
+      throw results_error(fmt::format("{}: field 'shape' ({},{},{},{},{}) lies in bucket {}, not in the entry's bucket {}", where,
+                                      e.shape.B, e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right, of_shape.name(), b));
+    e.winner = numbers_from_json(field<json>(entries[i], "winner", where), where + ".winner");
+    const json& ru = member(entries[i], "runner_up", where);
+    if (!ru.is_null()) e.runner_up = numbers_from_json(ru, where + ".runner_up");
+    e.margin = field<double>(entries[i], "margin", where);
+    t.entries.push_back(std::move(e));
+  }
+  return t;
+}
+
+results_table parse_table(const std::string& text, const std::string& source) {
+  if (text.empty()) throw results_error(fmt::format("{}: the file is empty", source));
+  // A table is a few levels deep; refusing depth early keeps hostile files from exhausting the
+  // stack in nlohmann's recursive copies and dumps.
+  constexpr int max_depth = 16;
+  const json::parser_callback_t depth_guard = [&](int depth, json::parse_event_t, json&) {
+    if (depth > max_depth) throw results_error(fmt::format("{}: nested deeper than {} levels", source, max_depth));
+    return true;
+  };
+  json j;
+  try {
+    j = json::parse(text, depth_guard, true, false);
+  } catch (const json::exception& e) {
+    throw results_error(fmt::format("{}: not valid JSON (truncated, or a number out of range?): {}", source, e.what()));
+  }
+  return table_from_json(j, source);
+}
+
+results_table read_table(const std::filesystem::path& path) { return parse_table(read_input_file(path), path.string()); }
+
+std::string table_text(const results_table& t) { return to_json(t).dump(1) + "\n"; }
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace padtune

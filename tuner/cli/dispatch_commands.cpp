@@ -1,0 +1,429 @@
+// `padtune explain`: which table, bucket and instantiation the dispatcher takes for a shape, and why.
+// `padtune run`: one shape, N times, through the dispatcher or one instantiation (for Nsight).
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string_view>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "padtune/cuda_error.hpp"
+#include "padtune/enqueue.hpp"
+#include "commands.hpp"
+#include "padtune/measure/cuda_timer.hpp"
+#include "padtune/nvtx.hpp"
+#include "padtune/padtune.hpp"
+#include "padtune/store/output_file.hpp"
+#include "padtune/table.hpp"
+#include "padtune/detail/input.hpp"
+
+namespace padtune::cli {
+namespace {
+
+/// The options both subcommands take.
+struct shape_options {
+  std::string shape;  ///< "B,C,L,pad_left,pad_right"
+  std::string dtype;
+  std::string backend = "cuda";
+  std::string results;  ///< a results file that replaces the lookup order
+  bool any_device = false;  ///< take --results even if it is a table of another device model
+};
+
+struct explain_options : shape_options {
+  bool json = false;
+};
+
+struct run_options : shape_options {
+  std::string id;  ///< "" for the dispatcher
+  int n = 1;
+  std::string dy_file, dx_file;
+  bool l2_flush = false;
+};
+
+/// A shape and dtype that passed check_shape.
+struct parsed_shape {
+  std::int64_t B = 0, C = 0, L = 0, pad_left = 0, pad_right = 0;
+  dtype type = dtype::f32;
+  problem_sizes sizes;
+  std::string text() const {
+    return fmt::format("B={} C={} L={} pad_left={} pad_right={} (OL={}) {}", B, C, L, pad_left, pad_right, sizes.OL,
+                       name_of(type));
+  }
+};
+
+/// Parses "B,C,L,pad_left,pad_right": five integers, nothing else.
+bool parse_shape_text(const std::string& text, parsed_shape& out, std::string* why) {
+  std::int64_t values[5] = {};
+  const char* p = text.data();
+  const char* const end = text.data() + text.size();
+  for (int i = 0; i < 5; ++i) {
+    const auto [next, ec] = std::from_chars(p, end, values[i]);
+    if (ec == std::errc::result_out_of_range) {
+      *why = fmt::format("value {} of '{}' does not fit in 64 bits", i + 1, printable(text));
+      return false;
+    }
+    if (ec != std::errc() || (next != end && *next != ',') || (next == end && i < 4) || (next != end && i == 4)) {
+      *why = fmt::format("'{}' is not five integers B,C,L,pad_left,pad_right", printable(text));
+      return false;
+    }
+    p = next + 1;
+  }
+  out.B = values[0], out.C = values[1], out.L = values[2], out.pad_left = values[3], out.pad_right = values[4];
+  return true;
+}
+
+/// Parses and checks --shape and --dtype; on failure prints why and returns the exit code.
+std::optional<int> read_shape(const char* command, const shape_options& o, parsed_shape& out) {
+  std::string why;
+  if (!parse_shape_text(o.shape, out, &why)) {
+    fmt::print(stderr, "padtune {}: --shape {}\n", command, why);
+    return exit_usage;
+  }
+  const auto type = parse_dtype(o.dtype);
+  if (!type) {
+    fmt::print(stderr, "padtune {}: --dtype '{}' names no dtype (f32, f64, f16, bf16)\n", command, printable(o.dtype));
+    return exit_bad_input;
+  }
+  out.type = *type;
+  if (check_shape(out.B, out.C, out.L, out.pad_left, out.pad_right, out.type, &why, &out.sizes) != status::ok) {
+    fmt::print(stderr, "padtune {}: bad shape {}: {}\n", command, printable(o.shape), why);
+    return exit_bad_input;
+  }
+  return std::nullopt;
+}
+
+backend backend_of(const shape_options& o) { return o.backend == "host" ? backend::host : backend::cuda; }
+
+/// The options both subcommands take, added to `cmd`.
+void add_shape_options(CLI::App* cmd, shape_options& o) {
+  cmd->add_option("--shape", o.shape, "B,C,L,pad_left,pad_right; a negative pad crops")->required();
+  cmd->add_option("--dtype", o.dtype, "f32, f64, f16 or bf16")->required();
+  cmd->add_option("--backend", o.backend, "cuda (default) or host (the emulation)")
+      ->check(CLI::IsMember({"cuda", "host"}));
+  cmd->add_option("--results", o.results, "Use this results file instead of the lookup order");
+  cmd->add_flag("--any-device", o.any_device, "Take --results even if it is a table of another device model");
+}
+
+/// The name of the current CUDA device, or "" if none can be asked.
+std::string current_cuda_device_name() {
+  int ordinal = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&ordinal) != cudaSuccess || cudaGetDeviceProperties(&prop, ordinal) != cudaSuccess) {
+    cudaGetLastError();
+    return "";
+  }
+  return prop.name;
+}
+
+/// An explicit --results must be usable: the dispatcher would fall back quietly, a user who named a
+/// file means that file, and a table of another device model only when asked (--any-device).
+/// Returns an exit code on failure.
+std::optional<int> use_results_file(const char* command, const shape_options& o) {
+  if (o.results.empty()) return std::nullopt;
+  try {
+    const results_table t = read_table(o.results);
+    if (!o.any_device) {
+      const bool host = o.backend == "host";
+      const std::string device = host ? "" : current_cuda_device_name();
+      const bool fits = host ? t.device.backend == "host" : (device.empty() || (t.device.backend == "cuda" && t.device.name == device));
+      if (!fits)
+        throw results_error(fmt::format("{} is a table of {} ({} backend), this run is on {}: pass --any-device to use it anyway",
+                                               o.results, printable(t.device.name), t.device.backend,
+                                               host ? std::string("the host emulation") : device));
+    }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "padtune {}: --results: {}\n", command, e.what());
+    return exit_code_of(e);
+  }
+  set_results_path(o.results, o.any_device);
+  return std::nullopt;
+}
+
+// ---- explain -----------------------------------------------------------------------------------
+
+int run_explain(const explain_options& o) {
+  parsed_shape s;
+  if (const auto code = read_shape("explain", o, s)) return *code;
+  if (const auto code = use_results_file("explain", o)) return *code;
+  const dispatch_choice c = explain_dispatch(s.B, s.C, s.L, s.pad_left, s.pad_right, s.type, backend_of(o));
+  const instantiation& i = *c.inst;
+  if (o.json) {
+    const nlohmann::json out = {
+        {"shape", {{"B", s.B}, {"C", s.C}, {"L", s.L}, {"pad_left", s.pad_left}, {"pad_right", s.pad_right}}},
+        {"dtype", name_of(s.type)},
+        {"backend", name_of(backend_of(o))},
+        {"table", c.table},
+        {"bucket", c.bucket},
+        {"matched_bucket", c.matched_bucket},
+        {"instantiation", i.id},
+        {"variant", i.variant},
+        {"block_ol", i.block_ol},
+        {"threads", i.threads},
+        {"access_width", i.access_width},
+        {"needs_zeroed_dx", i.needs_zeroed_dx},
+        {"reason", c.reason}};
+    fmt::print("{}\n", out.dump(2));
+    return exit_ok;
+  }
+  fmt::print("shape          {} on {}\n", s.text(), name_of(backend_of(o)));
+  fmt::print("table          {}\n", c.table);
+  fmt::print("bucket         {}\n", c.bucket);
+  fmt::print("matched        {}\n", c.matched_bucket.empty() ? "(none: built-in default)" : c.matched_bucket);
+  fmt::print("instantiation  {}\n", i.id);
+  fmt::print("               {}, BLOCK_OL {}, {} threads, {}-byte accesses{}\n", i.variant, i.block_ol, i.threads,
+             i.access_width, i.needs_zeroed_dx ? ", zeroes dx first" : "");
+  fmt::print("why            {}\n", c.reason);
+  return exit_ok;
+}
+
+// ---- run ---------------------------------------------------------------------------------------
+
+/// Host memory aligned to 16 bytes, the widest access of any instantiation.
+class host_buffer {
+  struct alignas(16) chunk {
+    unsigned char bytes[16];
+  };
+  std::vector<chunk> chunks_;
+
+ public:
+  explicit host_buffer(std::int64_t bytes) : chunks_(std::size_t((bytes + 15) / 16)) {}
+  unsigned char* data() { return chunks_.empty() ? nullptr : chunks_.front().bytes; }
+};
+
+/// cudaMalloc'ed memory, freed on scope exit.
+class device_buffer {
+  void* p_ = nullptr;
+
+ public:
+  device_buffer() = default;
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  ~device_buffer() {
+    if (p_) cudaFree(p_);
+  }
+  cudaError_t allocate(std::int64_t bytes) { return bytes > 0 ? cudaMalloc(&p_, std::size_t(bytes)) : cudaSuccess; }
+  void* get() const { return p_; }
+};
+
+
+/// Random elements, none of them all-zero bits, so that a dx element left unwritten or written
+/// with the padding value shows up. The seed is fixed: two runs see the same data.
+void fill_random_nonzero(unsigned char* out, std::int64_t bytes, std::size_t elem_bytes) {
+  std::mt19937_64 gen(0x70ad7e5eULL);
+  for (std::int64_t i = 0; i < bytes; i += 8) {
+    const std::uint64_t word = gen();
+    std::memcpy(out + i, &word, std::size_t(std::min<std::int64_t>(8, bytes - i)));
+  }
+  for (std::int64_t e = 0; e < bytes; e += std::int64_t(elem_bytes)) {
+    bool zero = true;
+    for (std::size_t k = 0; k < elem_bytes; ++k) zero = zero && out[e + std::int64_t(k)] == 0;
+    if (zero) out[e] = 1;
+  }
+}
+
+/// Reads exactly `bytes` bytes of dy from `path`; on failure prints why and returns false.
+bool read_dy(const std::string& path, unsigned char* out, std::int64_t bytes, const parsed_shape& s) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) {
+    fmt::print(stderr, "padtune run: --dy {} cannot be read: {}\n", path, ec.message());
+    return false;
+  }
+  if (std::int64_t(size) != bytes) {
+    fmt::print(stderr, "padtune run: --dy {} holds {} bytes; {} needs exactly B*C*OL*sizeof(T) = {}*{}*{}*{} = {} bytes\n",
+               path, size, s.text(), s.B, s.C, s.sizes.OL, s.sizes.elem_bytes, bytes);
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (bytes > 0 && !in.read(reinterpret_cast<char*>(out), bytes)) {
+    fmt::print(stderr, "padtune run: --dy {} cannot be read\n", path);
+    return false;
+  }
+  return true;
+}
+
+/// One run on `stream`: the dispatcher (chosen == nullptr) or one instantiation, dx zeroed if it
+/// needs it. Throws padtune::error on failure.
+void run_once(const instantiation* chosen, backend b, const problem& p, cudaStream_t stream) {
+  if (!chosen) {
+    dispatch(p, b, stream);  // opens its own range, named by the instantiation it picks
+    return;
+  }
+  const nvtx_range range(*chosen);  // the seed's zeroing is part of its run: inside the range
+  std::string why;
+  if (const status s = enqueue(*chosen, b, p, stream, &why); s != status::ok) throw error(s, why);
+}
+
+/// Why no CUDA device is usable, or "" if one is.
+std::string cuda_unusable() {
+  int count = 0;
+  if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
+    cudaGetLastError();
+    return cuda_error_text(e);
+  }
+  return count == 0 ? "no CUDA device found" : "";
+}
+
+int run_run(const run_options& o) {
+  parsed_shape s;
+  if (const auto code = read_shape("run", o, s)) return *code;
+  if (o.n < 1) {
+    fmt::print(stderr, "padtune run: -n must be at least 1, got {}\n", o.n);
+    return exit_usage;
+  }
+  const backend b = backend_of(o);
+  if (o.l2_flush && b != backend::cuda) {
+    fmt::print(stderr, "padtune run: --l2-flush needs --backend cuda (the host emulation has no L2 to flush)\n");
+    return exit_usage;
+  }
+  if (const auto code = use_results_file("run", o)) return *code;
+  // The output is checked before any work: a folder or a place that cannot be written is refused now.
+  std::optional<tuner::output_target> dx_out;
+  try {
+    if (!o.dx_file.empty()) dx_out = tuner::resolve_output(o.dx_file);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "padtune run: --dx {}\n", e.what());
+    return exit_code_of(e);
+  }
+
+  const instantiation* chosen = nullptr;  // nullptr: the dispatcher
+  std::string how;
+  if (!o.id.empty()) {
+    chosen = find_instantiation(o.id);
+    if (!chosen) {
+      fmt::print(stderr, "padtune run: --id {} is no compiled instantiation (see padtune list)\n", o.id);
+      return exit_bad_input;
+    }
+    if (chosen->type != s.type) {
+      fmt::print(stderr, "padtune run: --id {} takes dtype {}, --dtype is {}\n", o.id, name_of(chosen->type), name_of(s.type));
+      return exit_bad_input;
+    }
+    how = "--id";
+  }
+  const dispatch_choice choice = explain_dispatch(s.B, s.C, s.L, s.pad_left, s.pad_right, s.type, b);
+  const instantiation& shown = chosen ? *chosen : *choice.inst;
+  if (!chosen) how = fmt::format("dispatcher, table {}", choice.table);
+
+  if (b == backend::cuda) {
+    if (const std::string why = cuda_unusable(); !why.empty()) {
+      fmt::print(stderr, "padtune run: --backend cuda needs a usable GPU: {}\n", why);
+      return exit_no_device;
+    }
+  }
+
+  const std::int64_t dy_bytes = s.sizes.dy_bytes(), dx_bytes = s.sizes.dx_bytes();
+  host_buffer dy_host(dy_bytes), dx_host(dx_bytes);
+  if (!o.dy_file.empty()) {
+    if (!read_dy(o.dy_file, dy_host.data(), dy_bytes, s)) return exit_bad_input;
+  } else {
+    fill_random_nonzero(dy_host.data(), dy_bytes, size_of(s.type));
+  }
+
+  problem p{dy_host.data(), dx_host.data(), s.B, s.C, s.L, s.pad_left, s.pad_right, s.type};
+  device_buffer dy_dev, dx_dev;
+  if (b == backend::cuda) {
+    cudaError_t e = dy_dev.allocate(dy_bytes);
+    if (e == cudaSuccess) e = dx_dev.allocate(dx_bytes);
+    if (e == cudaSuccess && dy_bytes > 0) e = cudaMemcpy(dy_dev.get(), dy_host.data(), std::size_t(dy_bytes), cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) {
+      fmt::print(stderr, "padtune run: preparing device buffers of {} + {} bytes failed: {}\n", dy_bytes, dx_bytes, cuda_error_text(e));
+      return exit_failed;
+    }
+    p.dy = dy_dev.get();
+    p.dx = dx_dev.get();
+  }
+  // The timings' L2, full of the dirty lines of their flush, which a profiler's own cache control (an
+  // invalidate) does not reproduce: the timer's own flush, and the runs on its stream behind it.
+  tuner::cuda_timer* timer = nullptr;
+  if (o.l2_flush) {
+    try {
+      timer = &tuner::cuda_timer::get();
+    } catch (const std::runtime_error& x) {
+      fmt::print(stderr, "padtune run: --l2-flush: {}\n", x.what());
+      return exit_failed;
+    }
+  }
+  const cudaStream_t stream = timer ? timer->stream() : nullptr;
+
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    for (int i = 0; i < o.n; ++i) {
+      if (timer) {
+        try {
+          timer->flush_l2();
+        } catch (const std::runtime_error& x) {
+          throw error(status::launch_failed, x.what());
+        }
+      }
+      run_once(chosen, b, p, stream);
+    }
+    if (b == backend::cuda) {
+      if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
+        throw error(status::launch_failed, "the kernel failed: " + cuda_error_text(e));
+    }
+  } catch (const error& x) {
+    fmt::print(stderr, "padtune run: {} ({})\n", x.what(), padtune::name_of(x.code()));
+    return exit_failed;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  if (!o.dx_file.empty()) {
+    if (b == backend::cuda && dx_bytes > 0) {
+      if (const cudaError_t e = cudaMemcpy(dx_host.data(), dx_dev.get(), std::size_t(dx_bytes), cudaMemcpyDeviceToHost);
+          e != cudaSuccess) {
+        fmt::print(stderr, "padtune run: copying dx back failed: {}\n", cuda_error_text(e));
+        return exit_failed;
+      }
+    }
+    try {
+      tuner::write_output(*dx_out, std::string_view(reinterpret_cast<const char*>(dx_host.data()), std::size_t(dx_bytes)));
+    } catch (const std::exception& x) {
+      fmt::print(stderr, "padtune run: --dx {}\n", x.what());
+      return exit_code_of(x);
+    }
+  }
+
+  // dx written to standard output keeps it to itself: the report goes to standard error then.
+  std::FILE* report = dx_out && dx_out->descriptor == 1 ? stderr : stdout;
+  fmt::print(report, "padtune run: {} ({}) on {}, {}, {} run{}{}, {:.1f} us wall time per run ({})\n", shown.id, how,
+             name_of(b), s.text(), o.n, o.n == 1 ? "" : "s", timer ? ", L2 flushed before each" : "",
+             seconds * 1e6 / o.n,
+             b == backend::host ? "host emulation: says nothing about GPU speed"
+                                : "includes launch overhead and one final synchronize; padtune tune measures");
+  return exit_ok;
+}
+
+}  // namespace
+
+void add_dispatch_commands(CLI::App& app, int* result) {
+  auto ex = std::make_shared<explain_options>();
+  CLI::App* explain = app.add_subcommand("explain", "Which table, bucket and instantiation the dispatcher takes for a shape, and why");
+  add_shape_options(explain, *ex);
+  explain->add_flag("--json", ex->json, "Print JSON");
+  explain->callback([ex, result] { *result = run_explain(*ex); });
+
+  auto ro = std::make_shared<run_options>();
+  CLI::App* run = app.add_subcommand("run", "Run one shape N times, through the dispatcher or one instantiation (for Nsight)");
+  add_shape_options(run, *ro);
+  run->add_option("--id", ro->id, "Run this instantiation instead of the dispatcher's choice (see padtune list)");
+  run->add_option("-n", ro->n, "How many times (default 1)");
+  run->add_option("--dy", ro->dy_file, "dy as raw little-endian elements, exactly B*C*OL*sizeof(T) bytes (default: random, non-zero)");
+  run->add_option("--dx", ro->dx_file, "Write dx here, raw");
+  run->add_flag("--l2-flush", ro->l2_flush,
+                "Write twice the L2 before each run, outside the run's NVTX range, as padtune tune does before "
+                "every sample. For a profile of the timings' dirty L2, Nsight Compute needs --cache-control none "
+                "and --replay-mode application (kernel replay re-runs the kernel with dy already in L2)");
+  run->callback([ro, result] { *result = run_run(*ro); });
+}
+
+}  // namespace padtune::cli

@@ -1,0 +1,180 @@
+// `padtune merge INPUT...`: tables and caches from several machines into one table per device model.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <set>
+
+#include "padtune/store/file_lock.hpp"
+#include "padtune/store/merge.hpp"
+#include "padtune/store/output_file.hpp"
+#include "commands.hpp"
+#include "padtune/detail/input.hpp"
+
+namespace padtune::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct merge_options {
+  std::vector<std::string> inputs;
+  std::string output, output_dir, cache_output;
+  bool by_device = false;
+};
+
+/// Where each merged device's table and cache go; no cache where none was asked for.
+struct output_paths {
+  tuner::output_target table;
+  std::optional<tuner::output_target> cache;
+};
+
+/// True if the file's first line is a cache header (read before the lock: a tune appending to the
+/// cache never changes its first line).
+bool is_cache_file(const fs::path& path) {
+  try {
+    return tuner::looks_like_cache(read_input_file(path));
+  } catch (const std::exception&) {
+    return false;  // reading it again, under the lock, says what is wrong with it
+  }
+}
+
+/// Cache locks held until the merge is written, each taken once (a second flock of one file by one
+/// process would wait for itself).
+class cache_locks {
+ public:
+  explicit cache_locks(const std::atomic<bool>* interrupted) : interrupted_(interrupted) {}
+  void take(const fs::path& cache_target) {
+    const fs::path lock = tuner::lock_path_of(cache_target);
+    if (!held_.insert(lock).second) return;
+    locks_.push_back(std::make_unique<tuner::file_lock>(
+        lock, [&] { fmt::print(stderr, "padtune merge: waiting for another padtune holding {} (Ctrl-C stops waiting)\n", lock.string()); },
+        interrupted_));
+  }
+
+ private:
+  const std::atomic<bool>* interrupted_;
+  std::set<fs::path> held_;
+  std::vector<std::unique_ptr<tuner::file_lock>> locks_;
+};
+
+/// The real path of an input (links followed), as its cache lock is named.
+fs::path real_path(const std::string& path) {
+  std::error_code ec;
+  const fs::path real = fs::weakly_canonical(path, ec);
+  return ec ? fs::path(path) : real;
+}
+
+/// Refuses an output that would replace an input of the other kind: a table written over a cache
+/// (or a cache over a table) would lose it. A cache over an input cache is their union: allowed.
+void refuse_replacing_inputs(const std::vector<tuner::merge_input>& inputs, const tuner::output_target& out, bool out_is_cache,
+                             const char* what) {
+  for (const tuner::merge_input& in : inputs) {
+    if (in.is_cache == out_is_cache) continue;
+    tuner::output_target as_output;
+    try {
+      as_output = tuner::resolve_output(in.path);
+    } catch (const tuner::usage_error&) {
+      continue;  // an input that could not be an output is not this one
+    }
+    if (out.same_file(as_output))
+      throw tuner::usage_error(fmt::format("{} {} is the input {} {}: writing the merged {} there would lose it", what, out.name(),
+                                           in.is_cache ? "cache" : "table", in.path.string(), out_is_cache ? "cache" : "table"));
+  }
+}
+
+int run_merge(const merge_options& o) {
+  if (o.output.empty() == o.output_dir.empty()) {
+    fmt::print(stderr, "padtune merge: give exactly one of -o/--output PATH and --output-dir DIR\n");
+    return exit_usage;
+  }
+  if (o.by_device && o.output_dir.empty()) {
+    fmt::print(stderr, "padtune merge: --by-device writes one table per device model: it needs --output-dir DIR\n");
+    return exit_usage;
+  }
+  tuner::merge_result merged;
+  std::vector<output_paths> paths;
+  try {
+    // Outputs named on the command line are checked before anything is read.
+    std::optional<tuner::output_target> table_out, cache_out;
+    if (!o.output.empty()) table_out = tuner::resolve_output(o.output);
+    if (!o.cache_output.empty()) cache_out = tuner::resolve_output(o.cache_output);
+    if (table_out && cache_out) tuner::refuse_same_file(*table_out, "-o", *cache_out, "--cache-output");
+    if (cache_out && cache_out->stream)
+      throw tuner::usage_error(fmt::format("--cache-output {}: a cache must be a regular file", cache_out->name()));
+    // Every writer of a cache holds its lock, and merge reads its input caches whole: it holds
+    // theirs too, so a tune appending to one finishes first. Taken in one order, so that two merges
+    // cannot wait for each other.
+    const std::atomic<bool>* interrupted = catch_interrupts();
+    cache_locks locks(interrupted);
+    std::set<fs::path> to_lock;
+    for (const std::string& in : o.inputs)
+      if (is_cache_file(in)) to_lock.insert(real_path(in));
+    if (cache_out) to_lock.insert(cache_out->target);
+    for (const fs::path& cache : to_lock) locks.take(cache);
+
+    std::vector<tuner::merge_input> inputs;
+    for (const std::string& path : o.inputs) inputs.push_back(tuner::read_merge_input(path));
+    merged = tuner::merge(inputs, o.by_device, command_line());
+    // Every output is decided before any is written: a refusal leaves no file behind.
+    for (const tuner::merged_device& d : merged.devices) {
+      output_paths p;
+      if (table_out) {
+        p.table = *table_out;
+        p.cache = cache_out;
+      } else {
+        const std::string slug = d.table.device.slug();
+        p.table = tuner::resolve_output(fs::path(o.output_dir) / (slug + ".json"));
+        if (d.cache_text) p.cache = tuner::resolve_output(fs::path(o.output_dir) / (slug + ".cache.jsonl"));
+        for (const output_paths& q : paths)
+          if (q.table.same_file(p.table))
+            throw results_error(fmt::format("two device models would both be written to {}: {} and {}",
+                                                   p.table.name(), merged.devices.front().table.device.describe(),
+                                                   d.table.device.describe()));
+      }
+      if (p.cache && !d.cache_text)
+        throw results_error(fmt::format("--cache-output {}: no cache among the inputs to merge", p.cache->name()));
+      refuse_replacing_inputs(inputs, p.table, false, o.output_dir.empty() ? "-o" : "table");
+      if (p.cache) refuse_replacing_inputs(inputs, *p.cache, true, o.output_dir.empty() ? "--cache-output" : "cache");
+      if (p.cache) locks.take(p.cache->target);  // an --output-dir cache, named only now
+      paths.push_back(p);
+    }
+    for (const std::string& w : merged.warnings) fmt::print(stderr, "padtune merge: warning: {}\n", w);
+    for (std::size_t k = 0; k < merged.devices.size(); ++k) {
+      const tuner::merged_device& d = merged.devices[k];
+      tuner::write_output(paths[k].table, table_text(d.table), interrupted);
+      if (paths[k].cache) tuner::write_output(*paths[k].cache, *d.cache_text, interrupted);
+    }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "padtune merge: {}\n", e.what());
+    return exit_code_of(e);
+  }
+  for (std::size_t k = 0; k < merged.devices.size(); ++k) {
+    const tuner::merged_device& d = merged.devices[k];
+    if (!paths[k].table.stream) print_table(d.table);
+    fmt::print(stderr, "padtune merge: {} inputs of {} -> table {}{}\n", d.sources.size(), d.table.device.name,
+               paths[k].table.name(), paths[k].cache ? ", cache " + paths[k].cache->name() : "");
+  }
+  return exit_ok;
+}
+
+}  // namespace
+
+void add_merge_command(CLI::App& app, int* result) {
+  auto o = std::make_shared<merge_options>();
+  CLI::App* cmd = app.add_subcommand(
+      "merge", "Combine tables (.json) and measurement caches (.cache.jsonl) of one GPU model from several machines");
+  cmd->add_option("INPUT", o->inputs, "Tables and caches, mixed; each is recognised by its content")->required();
+  cmd->add_option("-o,--output", o->output, "The merged table");
+  cmd->add_option("--output-dir", o->output_dir, "Write DIR/<gpu>.json, and DIR/<gpu>.cache.jsonl where caches were merged");
+  cmd->add_option("--cache-output", o->cache_output, "With -o: also write the merged cache here")->excludes("--output-dir");
+  cmd->add_flag("--by-device", o->by_device, "Keep inputs of different device models apart: one table each (needs --output-dir)");
+  cmd->footer(
+      "Inputs merge when measured on one hardware model (name, compute capability, SMs, L2, memory clock and bus\n"
+      "width) with the same settings; other drivers or runtimes are merged with a warning. Caches are unioned\n"
+      "(a key measured twice: the verification failure, else the lower spread) and a table is selected from\n"
+      "them as tune selects; per bucket, the entry whose winner is fastest relative to memcpy is kept.\n"
+      "Merge holds the lock of every cache it reads or writes, so it waits for a tune that holds one.");
+  cmd->callback([o, result] { *result = run_merge(*o); });
+}
+
+}  // namespace padtune::cli

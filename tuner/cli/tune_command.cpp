@@ -1,0 +1,303 @@
+// `padtune tune` and `padtune verify`.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "padtune/search/sweep.hpp"
+#include "padtune/search/tune.hpp"
+#include "padtune/team/work_team.hpp"
+#include "commands.hpp"
+#include "padtune/detail/input.hpp"
+
+namespace padtune::cli {
+namespace {
+
+struct search_options {
+  std::string backend_name;
+  std::vector<std::string> dtypes, variants;
+  std::string filter, sizes_file, results_dir = "results", table, cache, shard;
+  double budget = 0;
+  bool hot = false, cold_only = false, json = false;
+  bool isolate = false, no_isolate = false;
+  bool jit = false;
+  double candidate_timeout = 60;
+};
+
+void add_search_options(CLI::App* cmd, search_options& o) {
+  cmd->add_option("--backend", o.backend_name, "cuda or host (default: cuda where a GPU is usable, else host)")
+      ->check(CLI::IsMember({"cuda", "host"}));
+  // dtype and variant names are checked by make_options, so that an unknown one is exit code 3 (input
+  // padtune rejects) as in every other command, not CLI11's 2.
+  cmd->add_option("--dtype", o.dtypes, "Only these dtypes (f32 f64 f16 bf16; repeat or list)");
+  cmd->add_option("--variant", o.variants, "Only these variants (seed rowtile flat flatvec ewise staged rowelem)");
+  cmd->add_option("--filter", o.filter, "Only instantiation ids matching this regular expression");
+  cmd->add_option("--sizes", o.sizes_file, "A file of shapes, 'B C L pad_left pad_right' per line");
+}
+
+bool cuda_usable() {
+  try {
+    tuner::cuda_device_fingerprint();
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+/// Fills tune_options from the command line; returns an exit code other than exit_ok on bad input.
+int make_options(const search_options& s, tuner::tune_options& o) {
+  o.where = s.backend_name.empty() ? (cuda_usable() ? backend::cuda : backend::host)
+                                   : (s.backend_name == "cuda" ? backend::cuda : backend::host);
+  if (o.where == backend::cuda && !cuda_usable()) {
+    try {
+      tuner::cuda_device_fingerprint();
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "padtune: --backend cuda, but no GPU is usable: {}\n", e.what());
+    }
+    return exit_no_device;
+  }
+  if (!s.dtypes.empty()) {
+    o.dtypes.clear();
+    for (const std::string& d : s.dtypes) {
+      const auto t = parse_dtype(d);
+      if (!t) {
+        fmt::print(stderr, "padtune: --dtype '{}' names no dtype (f32, f64, f16, bf16)\n", printable(d));
+        return exit_bad_input;
+      }
+      o.dtypes.push_back(*t);
+    }
+  }
+  for (const std::string& v : s.variants) {
+    bool known = false;
+    for (const instantiation& i : registry()) known = known || i.variant == v;
+    if (!known) {
+      fmt::print(stderr, "padtune: --variant '{}' names no variant (see padtune list)\n", printable(v));
+      return exit_bad_input;
+    }
+  }
+  o.variants = s.variants;
+  o.filter = s.filter;
+  try {
+    if (!s.sizes_file.empty()) o.sizes = tuner::read_sizes_file(s.sizes_file);
+    for (dtype t : o.dtypes)
+      if (tuner::candidates_for(t, o).empty()) {
+        fmt::print(stderr, "padtune: no instantiation of {} matches --variant/--filter\n", name_of(t));
+        return exit_bad_input;
+      }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "padtune: {}\n", e.what());
+    return exit_code_of(e);
+  }
+  return exit_ok;
+}
+
+/// A bar with the time left on a terminal; a plain line per finished shape otherwise.
+tuner::progress_fn make_progress() {
+  const bool tty = ::isatty(STDERR_FILENO);
+  auto last = std::make_shared<std::chrono::steady_clock::time_point>();
+  return [tty, last](std::size_t done, std::size_t total, double eta, const std::string& what) {
+    const double pct = total ? 100.0 * double(done) / double(total) : 100.0;
+    if (what.rfind("note: ", 0) == 0) {  // a fault, a replaced table: always on its own line
+      fmt::print(stderr, "{}padtune tune: {}\n", tty ? "\n" : "", what.substr(6));
+      return;
+    }
+    if (tty) {
+      const auto now = std::chrono::steady_clock::now();
+      if (done != total && now - *last < std::chrono::milliseconds(100)) return;
+      *last = now;
+      const int width = 30, filled = int(pct / 100 * width);
+      fmt::print(stderr, "\r[{}{}] {:5.1f}% {}/{} ~{:.0f}s left  {:<60.60}", std::string(filled, '#'),
+                 std::string(width - filled, '.'), pct, done, total, eta, what);
+      if (done == total) fmt::print(stderr, "\n");
+    } else if ((what.size() >= 6 && what.compare(what.size() - 6, 6, ": done") == 0) || what.rfind("waiting", 0) == 0) {
+      fmt::print(stderr, "[{:5.1f}%] {}/{} ~{:.0f}s left: {}\n", pct, done, total, eta, what);
+    }
+  };
+}
+
+/// The run's work team when launched by mpirun or srun --mpi (nullptr otherwise, and with --shard:
+/// shards are independent processes that padtune merge combines). Sets *exit_code on refusal.
+std::unique_ptr<tuner::work_team> join_team(const search_options& s, int* exit_code) {
+  if (!s.shard.empty()) return nullptr;
+  try {
+    return tuner::join_launched_team();
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "padtune tune: {}\n", e.what());
+    *exit_code = exit_usage;
+    return nullptr;
+  }
+}
+
+int run_tune_command(const search_options& s, const std::string& command) {
+  int refused = exit_ok;
+  const std::unique_ptr<tuner::work_team> team = join_team(s, &refused);
+  if (refused != exit_ok) return refused;
+  const int rank = team ? team->rank() : 0;
+  tuner::tune_options o;
+  if (const int rc = make_options(s, o); rc != exit_ok) {
+    if (team) team->abort(rc);  // every rank has the same arguments: all refuse, but none may wait
+    return rc;
+  }
+  // A team's rank takes the GPU of its rank on the host.
+  const int device = team && o.where == backend::cuda ? tuner::cuda_device_for_local_rank(team->local_rank()) : -1;
+  o.team = team.get();
+  if (!std::isfinite(s.budget) || s.budget < 0) {
+    fmt::print(stderr, "padtune tune: --budget must be a positive number of seconds, got {}\n", s.budget);
+    if (team) team->abort(exit_usage);
+    return exit_usage;
+  }
+  if (s.budget > 0) o.budget_seconds = s.budget;
+  if (s.jit && o.where != backend::cuda) {
+    fmt::print(stderr, "padtune tune: --jit needs --backend cuda: JIT kernels are compiled by NVRTC for a GPU, and the "
+                       "host backend cannot run them\n");
+    return exit_usage;
+  }
+  o.jit = s.jit;
+  if (!s.shard.empty() && !tuner::parse_shard(s.shard, o.shard)) {
+    fmt::print(stderr, "padtune tune: --shard '{}' is not I/N with 0 <= I < N\n", printable(s.shard));
+    return exit_usage;
+  }
+  o.results_dir = s.results_dir;
+  o.table_path = s.table;
+  o.cache_path = s.cache;
+  o.measure.l2_cold = !s.hot;
+  o.measure.hot_too = !s.hot && !s.cold_only;
+  o.command = command;
+  // Isolation by default on the GPU, where a fault poisons the context; the host backend runs in
+  // process unless asked, since its candidates are the same code the host tests run.
+  if (s.isolate && s.no_isolate) {
+    fmt::print(stderr, "padtune tune: --isolate and --no-isolate exclude each other\n");
+    return exit_usage;
+  }
+  if (!std::isfinite(s.candidate_timeout) || s.candidate_timeout <= 0) {
+    fmt::print(stderr, "padtune tune: --candidate-timeout must be a positive number of seconds, got {}\n", s.candidate_timeout);
+    return exit_usage;
+  }
+  if (s.isolate || (o.where == backend::cuda && !s.no_isolate)) {
+    o.worker_command = {"/proc/self/exe", "__worker", "--backend", std::string(name_of(o.where))};
+    if (o.where == backend::cuda && device >= 0) o.worker_command.insert(o.worker_command.end(), {"--device", std::to_string(device)});
+  }
+  o.candidate_timeout_seconds = s.candidate_timeout;
+  if (o.where == backend::host) {
+    fmt::print(stderr, "padtune tune: host backend: emulation on the CPU; its timings say nothing about GPU speed\n");
+    o.measure.rule = tuner::stop_rule{3, 20, 0.02, 0.02};  // it ranks nothing real: keep it short
+    o.retime_rounds = 5;
+  }
+  o.interrupted = catch_interrupts();
+  tuner::tune_report r;
+  int failed = exit_ok;
+  try {
+    if (team && o.where == backend::cuda && o.worker_command.empty() && device >= 0) tuner::use_cuda_device(device);
+    r = tuner::run_tune(o, make_progress());
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "padtune tune: {}{}\n", team ? fmt::format("rank {}: ", rank) : "", e.what());
+    failed = exit_code_of(e);
+  }
+  if (failed != exit_ok) {
+    if (team) team->abort(failed);  // the other ranks would wait for this one forever
+    return failed;
+  }
+  if (r.interrupted && !r.wrote_table) {
+    fmt::print(stderr, "padtune tune: {}interrupted before any measurement; no file was changed\n",
+               team ? fmt::format("rank {}: ", rank) : "");
+    return exit_interrupted;
+  }
+  if (rank != 0) {  // rank 0 reports the run and writes the tables
+    fmt::print(stderr, "padtune tune: rank {}: {} measured in {:.1f} s, streamed to rank 0; {}\n", rank, r.measured, r.seconds,
+               tuner::phases_text(r.phases));
+    return r.interrupted ? exit_interrupted : exit_ok;
+  }
+  if (s.json) {
+    fmt::print("{}\n", padtune::to_json(r.table).dump(2));
+  } else {
+    print_table(r.table);
+  }
+  fmt::print(stderr, "padtune tune: {} measured, {} from the cache, {} failed, {} pruned in {:.1f} s; table {}, cache {}\n",
+             r.measured, r.from_cache, r.failed, r.pruned, r.seconds, r.table_path.string(), r.cache_path.string());
+  fmt::print(stderr, "padtune tune: {}time: {}\n", team ? "rank 0's " : "", tuner::phases_text(r.phases));
+  if (team) fmt::print(stderr, "padtune tune: {} ranks{}\n", team->size(), r.other_tables.empty() ? "" : "; tables of the other device models:");
+  for (const auto& t : r.other_tables) fmt::print(stderr, "  {}\n", t.string());
+  if (o.jit) {
+    std::size_t jit_wins = 0;
+    for (const table_entry& e : r.table.entries) jit_wins += is_jit_id(e.winner.id);
+    fmt::print(stderr, "padtune tune: --jit: JIT kernels (ids jit__...) won {} of {} buckets\n", jit_wins, r.table.entries.size());
+  }
+  if (!o.worker_command.empty())
+    fmt::print(stderr, "padtune tune: isolated in a worker process: {} faults, {} timeouts (with those from the cache), {} worker starts\n",
+               r.faults, r.timeouts, r.worker_starts);
+  if (r.interrupted) {
+    fmt::print(stderr, "padtune tune: interrupted; the table is marked partial, and running again resumes from the cache\n");
+    return exit_interrupted;
+  }
+  return exit_ok;
+}
+
+int run_verify_command(const search_options& s) {
+  tuner::tune_options o;
+  if (const int rc = make_options(s, o); rc != exit_ok) return rc;
+  std::size_t passed = 0, failed = 0;
+  for (dtype t : o.dtypes) {
+    const std::vector<shape5> shapes = o.sizes.empty() ? tuner::small_sweep() : o.sizes;
+    for (const shape5& sh : shapes) {
+      std::unique_ptr<tuner::workspace> ws;
+      try {
+        ws = o.where == backend::cuda ? tuner::make_cuda_workspace(t, sh) : tuner::make_host_workspace(t, sh);
+      } catch (const std::exception& e) {
+        fmt::print(stderr, "padtune verify: {} ({},{},{},{},{}): {}\n", name_of(t), sh.B, sh.C, sh.L, sh.pad_left, sh.pad_right, e.what());
+        return exit_failed;
+      }
+      for (const instantiation* i : tuner::candidates_for(t, o)) {
+        const std::string e = ws->verify(*i);
+        if (e.empty()) {
+          ++passed;
+        } else {
+          ++failed;
+          fmt::print("FAIL {} on ({},{},{},{},{}): {}\n", i->id, sh.B, sh.C, sh.L, sh.pad_left, sh.pad_right, e);
+        }
+      }
+    }
+  }
+  fmt::print("verify on the {} backend: {} passed, {} failed\n", name_of(o.where), passed, failed);
+  return failed ? exit_failed : exit_ok;
+}
+
+}  // namespace
+
+void add_tune_command(CLI::App& app, int* result) {
+  auto s = std::make_shared<search_options>();
+  CLI::App* tune = app.add_subcommand("tune", "Verify and time every candidate over a size sweep; write results/<gpu>.json");
+  add_search_options(tune, *s);
+  tune->add_option("--budget", s->budget, "Successive halving aiming at about this many seconds (default: exhaustive)");
+  tune->add_option("--results-dir", s->results_dir, "Where the table and the cache go (default: results)");
+  tune->add_option("--table", s->table, "The table's path (default: RESULTS_DIR/<gpu>.json)");
+  tune->add_option("--cache", s->cache, "The measurement cache's path (default: RESULTS_DIR/<gpu>.cache.jsonl)");
+  tune->add_option("--shard", s->shard, "Tune only shapes I, I+N, I+2N, ... of the sweep (0 <= I < N); merge the shards' "
+                   "caches with padtune merge (scripts/slurm-tune.sbatch)");
+  tune->add_flag("--hot", s->hot, "Time with a warm L2 (default: L2-cold, flushed before every sample)");
+  tune->add_flag("--cold-only", s->cold_only,
+                 "Skip the L2-hot second figure of each measurement (it never ranks; about 40% less time)");
+  tune->add_flag("--json", s->json, "Print the table as JSON");
+  tune->add_flag("--jit", s->jit,
+                 "Also time JIT kernels (NVRTC, pads compiled in): the twin of each candidate for each distinct "
+                 "(pad_left, pad_right) of the sweep, measured on the shapes with those pads; winners' ids say jit__ "
+                 "(--backend cuda only)");
+  tune->add_flag("--isolate", s->isolate,
+                 "Run candidates in a worker process: one that faults or hangs is recorded and the run goes on "
+                 "(default with --backend cuda)");
+  tune->add_flag("--no-isolate", s->no_isolate, "Run candidates in this process (a GPU fault then ends the run)");
+  tune->add_option("--candidate-timeout", s->candidate_timeout,
+                   "Isolated runs: seconds a request may take beyond its measuring budget before its worker is "
+                   "killed and the candidate recorded as a timeout (default 60)");
+  tune->callback([s, result] { *result = run_tune_command(*s, command_line()); });
+
+  auto v = std::make_shared<search_options>();
+  CLI::App* verify = app.add_subcommand("verify", "Check candidates bit-exactly against the reference (the small sweep, or --sizes)");
+  add_search_options(verify, *v);
+  verify->callback([v, result] { *result = run_verify_command(*v); });
+}
+
+}  // namespace padtune::cli

@@ -1,0 +1,167 @@
+#include "padtune/search/selection.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <optional>
+#include <tuple>
+
+#include "padtune/search/jit_candidates.hpp"
+
+namespace padtune::tuner {
+namespace {
+
+long long payload_bytes(dtype type, const shape5& s) { return 2 * s.B * s.C * s.L * (long long)size_of(type); }
+
+using measurement_index = std::map<std::string, const measurement*>;
+
+const measurement* find(const measurement_index& index, const std::string& id, dtype type, const shape5& s) {
+  const auto it = index.find(measurement_key(id, type, s));
+  return it == index.end() ? nullptr : it->second;
+}
+
+candidate_numbers numbers(const measurement_index& index, const std::string& id, dtype type, const shape5& s) {
+  candidate_numbers c;
+  c.id = id;
+  const measurement* m = find(index, id, type, s);
+  const measurement* floor = find(index, memcpy_floor_id, type, s);
+  if (!m) return c;
+  c.median_us = m->t.cold.median;
+  c.iqr_us = m->t.cold.iqr();
+  if (c.median_us > 0) c.gbps = double(payload_bytes(type, s)) / (c.median_us * 1e3);
+  if (floor && floor->t.cold.median > 0) c.ratio_to_memcpy = c.median_us / floor->t.cold.median;
+  return c;
+}
+
+}  // namespace
+
+std::vector<table_entry> select_entries(const std::vector<measurement>& measurements, const finalist_timer& retime) {
+  measurement_index index;
+  std::vector<measurement> ok;
+  for (const measurement& m : measurements) {
+    index[measurement_key(m.id, m.type, m.shape)] = &m;
+    if (m.status == "ok" && m.id != memcpy_floor_id) ok.push_back(m);
+  }
+  std::vector<table_entry> out;
+  for (const bucket_ranking& r : rank_buckets(ok)) {
+    std::vector<const instantiation*> finalists;
+    for (std::size_t k = 0; k < r.ranked.size() && finalists.size() < 3; ++k)
+      if (const instantiation* i = find_candidate(r.ranked[k].first)) finalists.push_back(i);
+    if (finalists.empty()) continue;
+    shape5 rep = r.shapes.front();  // the first shape the leader has a time on
+    for (const shape5& sh : r.shapes)
+      if (const measurement* m = find(index, r.ranked[0].first, r.type, sh); m && m->status == "ok") {
+        rep = sh;
+        break;
+      }
+    std::size_t pick = 0;
+    std::vector<summary> times;
+    if (finalists.size() > 1 && retime) {
+      times = retime(r.type, rep, finalists);
+      if (times.size() == finalists.size()) pick = pick_finalist(times);
+      else times.clear();  // keep the ranking's order
+    }
+    table_entry e;
+    e.type = r.type;
+    e.where = r.where;
+    e.shape = rep;
+    e.winner = numbers(index, finalists[pick]->id, r.type, rep);
+    std::optional<std::size_t> second;
+    for (std::size_t k = 0; k < finalists.size(); ++k)
+      if (k != pick && (!second || (times.empty() ? k < *second : times[k].median < times[*second].median))) second = k;
+    if (second) {
+      e.runner_up = numbers(index, finalists[*second]->id, r.type, rep);
+      e.margin = times.empty() ? r.ranked[1].second / r.ranked[0].second - 1 : times[*second].median / times[pick].median - 1;
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+finalist_timer cached_timings(const std::vector<measurement>& measurements) {
+  auto cold = std::make_shared<std::map<std::string, summary>>();
+  for (const measurement& m : measurements)
+    if (m.status == "ok") (*cold)[measurement_key(m.id, m.type, m.shape)] = m.t.cold;
+  return [cold](dtype type, const shape5& rep, const std::vector<const instantiation*>& finalists) {
+    std::vector<summary> times;
+    for (const instantiation* i : finalists) {
+      const auto it = cold->find(measurement_key(i->id, type, rep));
+      if (it == cold->end()) return std::vector<summary>{};
+      times.push_back(it->second);
+    }
+    return times;
+  };
+}
+
+nlohmann::json table_settings(const nlohmann::json& measured_with, const std::string& backend_name, const std::string& search,
+                              const std::string& kernel_sources) {
+  nlohmann::json s = measured_with;
+  s["backend"] = backend_name;
+  s["search"] = search;
+  if (backend_name == "host") s["note"] = "host emulation: these timings say nothing about GPU speed";
+  s["kernel_sources"] = kernel_sources;
+  return s;
+}
+
+std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok) {
+
+  struct group {
+    dtype type;
+    bucket where;
+    std::vector<shape5> shapes;
+    std::map<std::string, std::map<std::size_t, double>> times;  // id -> shape index -> median
+  };
+  std::vector<group> groups;
+  for (const measurement& m : ok) {
+    const bucket b = bucket_of(m.shape.B * m.shape.C, m.shape.L, m.shape.pad_left, m.type);
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const group& x) { return x.type == m.type && x.where == b; });
+    if (g == groups.end()) g = groups.insert(groups.end(), group{m.type, b, {}, {}});
+    auto s = std::find(g->shapes.begin(), g->shapes.end(), m.shape);
+    if (s == g->shapes.end()) s = g->shapes.insert(g->shapes.end(), m.shape);
+    g->times[m.id][std::size_t(s - g->shapes.begin())] = m.t.cold.median;
+  }
+  std::vector<bucket_ranking> out;
+  for (const group& g : groups) {
+    std::vector<double> best(g.shapes.size(), INFINITY);
+    for (const auto& [id, per_shape] : g.times)
+      for (const auto& [k, t] : per_shape) best[k] = std::min(best[k], t);
+    bucket_ranking r{g.type, g.where, g.shapes, {}};
+    // Rank the candidates that ran on the most shapes of the bucket: all of them, unless a budgeted
+    // search pruned candidates shape by shape.
+    std::size_t coverage = 0;
+    for (const auto& [id, per_shape] : g.times) coverage = std::max(coverage, per_shape.size());
+    for (const auto& [id, per_shape] : g.times) {
+      if (per_shape.size() != coverage) continue;
+      double log_sum = 0;
+      for (const auto& [k, t] : per_shape) log_sum += std::log(best[k] > 0 ? t / best[k] : 1.0);
+      r.ranked.emplace_back(id, std::exp(log_sum / double(per_shape.size())));
+    }
+    std::sort(r.ranked.begin(), r.ranked.end(), [](const auto& a, const auto& b) { return a.second < b.second || (a.second == b.second && a.first < b.first); });
+    if (!r.ranked.empty()) out.push_back(std::move(r));
+  }
+  std::sort(out.begin(), out.end(), [](const bucket_ranking& a, const bucket_ranking& b) {
+    return std::make_tuple(int(a.type), a.where.log2_L, a.where.log2_rows, a.where.align) <
+           std::make_tuple(int(b.type), b.where.log2_L, b.where.log2_rows, b.where.align);
+  });
+  return out;
+}
+
+std::size_t pick_finalist(const std::vector<summary>& times) {
+  std::size_t fastest = 0;
+  for (std::size_t k = 1; k < times.size(); ++k)
+    if (times[k].median < times[fastest].median) fastest = k;
+  // The best-ranked finalist within noise of the fastest: the re-timing, on one shape, overrides the
+  // ranking over the bucket's shapes only where it can tell. Noise: 1%, or more where the two medians
+  // are that uncertain (1.96 standard errors of their difference); not the samples' spread, which let
+  // a 1.8-3% slower finalist win beside a noisy fastest one (P5 f32 1.070 against 1.039, v11).
+  const summary& f = times[fastest];
+  for (std::size_t k = 0; k < fastest; ++k) {
+    const double se_k = times[k].median_standard_error(), se_f = f.median_standard_error();
+    const double noise = std::max(0.01, 1.96 * std::sqrt(se_k * se_k + se_f * se_f) / f.median);
+    if (times[k].median <= f.median * (1 + noise)) return k;
+  }
+  return fastest;
+}
+
+}  // namespace padtune::tuner

@@ -1,0 +1,96 @@
+#include "padtune/search/sweep.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+
+#include "padtune/problem.hpp"
+#include "padtune/measure/suites.hpp"
+#include "padtune/detail/input.hpp"
+
+namespace padtune::tuner {
+
+std::vector<shape5> default_sweep(dtype type) {
+  const long long S = (long long)size_of(type);
+  std::vector<shape5> out;
+  const long long lengths[] = {1, 8, 64, 512, 4096, 32768, 262144, 1048576};
+  const long long rows[] = {1, 8, 64, 512, 4096, 32768, 262144, 4194304};
+  for (long long L : lengths)
+    for (long long R : rows) {
+      const long long payload = 2 * R * L * S;
+      if (payload < 4096 || payload > (2LL << 30)) continue;
+      const long long B = R >= 64 ? 8 : 1, C = R / B;
+      out.push_back({B, C, L, 16 / S, 3});  // pad_left * S a multiple of 16
+      out.push_back({B, C, L, 1, 2});       // misaligned by one element
+    }
+  // The performance suite's shapes, so the shapes the benchmarks and targets name are tuned as they
+  // are: their buckets fall between the grid points above (and P7 crops).
+  for (const suite_shape& p : perf_suite())
+    if (std::find(out.begin(), out.end(), p.s) == out.end()) out.push_back(p.s);
+  return out;
+}
+
+std::vector<shape5> small_sweep() {
+  return {{2, 4, 8, 2, 3}, {4, 64, 64, 1, 2}, {4, 64, 64, 4, 4}, {2, 8, 4096, 3, 5}, {2, 8, 4096, 4, 0}, {1, 2, 65536, 1, 1}};
+}
+
+std::vector<shape5> take_shard(const std::vector<shape5>& shapes, sweep_shard shard) {
+  // Every count-th shape rather than a contiguous slice: the sweep is ordered by size, so each
+  // shard gets small and large payloads alike and the shards take about the same time.
+  std::vector<shape5> out;
+  for (std::size_t k = std::size_t(shard.index); k < shapes.size(); k += std::size_t(shard.count)) out.push_back(shapes[k]);
+  return out;
+}
+
+bool parse_shard(const std::string& text, sweep_shard& out) {
+  const std::size_t slash = text.find('/');
+  if (slash == std::string::npos) return false;
+  int index = -1, count = 0;
+  const char* end = text.data() + text.size();
+  const auto a = std::from_chars(text.data(), text.data() + slash, index);
+  const auto b = std::from_chars(text.data() + slash + 1, end, count);
+  if (a.ec != std::errc() || a.ptr != text.data() + slash || b.ec != std::errc() || b.ptr != end) return false;
+  if (count < 1 || index < 0 || index >= count) return false;
+  out = {index, count};
+  return true;
+}
+
+std::vector<shape5> read_sizes_file(const std::filesystem::path& path) { return parse_sizes(read_input_file(path), path.string()); }
+
+std::vector<shape5> parse_sizes(const std::string& text, const std::string& source) {
+  std::istringstream in(text);
+  std::vector<shape5> out;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    line = line.substr(0, line.find('#'));
+    std::replace(line.begin(), line.end(), ',', ' ');
+    std::istringstream fields(line);
+    std::vector<long long> v;
+    std::string word;
+    while (fields >> word) {
+      std::size_t used = 0;
+      long long x = 0;
+      try {
+        x = std::stoll(word, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != word.size())
+        throw results_error(fmt::format("{}:{}: '{}' is not an integer", source, number, printable(word)));
+      v.push_back(x);
+    }
+    if (v.empty()) continue;
+    if (v.size() != 5)
+      throw results_error(fmt::format("{}:{}: expected B C L pad_left pad_right, got {} numbers", source, number, v.size()));
+    std::string why;
+    if (check_shape(v[0], v[1], v[2], v[3], v[4], dtype::f64, &why) != status::ok)
+      throw results_error(fmt::format("{}:{}: {}", source, number, why));
+    out.push_back({v[0], v[1], v[2], v[3], v[4]});
+  }
+  if (out.empty()) throw results_error(fmt::format("{}: holds no shapes", source));
+  return out;
+}
+
+}  // namespace padtune::tuner

@@ -1,0 +1,349 @@
+#include "padtune/search/tune.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <regex>
+#include <set>
+
+#include "padtune/search/jit_candidates.hpp"
+#include "padtune/store/output_file.hpp"
+#include "padtune/search/sweep.hpp"
+#include "tune_run.hpp"
+
+namespace padtune::tuner {
+namespace detail {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+std::string shape_text(dtype type, const shape5& s) {
+  return fmt::format("{} ({},{},{},{},{})", name_of(type), s.B, s.C, s.L, s.pad_left, s.pad_right);
+}
+
+tune_report tune_run::run() {
+  model_run& model = models_.emplace_back();
+  model.device = this_device();
+  measure_settings m = o_.measure;
+  plan_work(m);
+  open_model(model);
+  try {
+    for (const auto& [type, shapes] : plan_)
+      for (const shape5& s : shapes) {
+        if (stopped()) break;
+        const shape_work w = triage(model, type, s);
+        if (w.empty()) tell(shape_text(type, s) + ": from the cache");
+        else measure(model, w, m);
+      }
+  } catch (const std::exception&) {
+    if (!stopped()) throw;  // a worker stopped by the same signal that interrupted us: a partial table
+  }
+  report_.interrupted = stopped();
+  if (!report_.interrupted || report_.measured > 0) finish(model, true);  // a run stopped before it measured anything changes nothing
+  report_.worker_starts = worker_ ? worker_->starts() : 0;
+  report_.seconds = seconds_since(started_);
+  return report_;
+}
+
+device_fingerprint tune_run::this_device() {
+  if (isolated()) {
+    worker_ = std::make_unique<worker_client>(o_.worker_command, o_.candidate_timeout_seconds, o_.interrupted);
+    return worker_->device();
+  }
+  return o_.where == backend::cuda ? cuda_device_fingerprint() : host_fingerprint();
+}
+
+std::unique_ptr<workspace> tune_run::make_workspace(dtype type, const shape5& s) const {
+  if (isolated()) return make_isolated_workspace(*worker_, type, s);
+  return o_.where == backend::cuda ? make_cuda_workspace(type, s) : make_host_workspace(type, s);
+}
+
+void tune_run::plan_work(measure_settings& m) {
+  if (o_.jit && o_.where != backend::cuda)
+    throw std::runtime_error("--jit needs the CUDA backend: JIT kernels are compiled by NVRTC for a GPU");
+  for (dtype type : o_.dtypes) {
+    candidates_[type] = candidates_for(type, o_);
+    std::vector<shape5> shapes = o_.sizes;
+    if (shapes.empty()) shapes = o_.where == backend::cuda ? default_sweep(type) : small_sweep();
+    shapes = take_shard(shapes, o_.shard);
+    if (o_.jit)
+      for (const instantiation* j : jit_candidates_for(type, candidates_[type], shapes)) candidates_[type].push_back(j);
+    for (const shape5& s : shapes) total_ += applicable(candidates_[type], s).size() + 1;
+    plan_.emplace_back(type, std::move(shapes));
+  }
+  if (o_.budget_seconds) {  // spread the budget over every (shape, survivor) timing, about 3 per shape
+    std::size_t shapes = 0;
+    for (const auto& [type, s] : plan_) shapes += s.size();
+    m.rule.budget_seconds = std::clamp(*o_.budget_seconds / double(3 * std::max<std::size_t>(shapes, 1)), 0.002,
+                                       m.rule.budget_seconds);
+  }
+}
+
+void tune_run::open_model(model_run& model) {
+  // Both outputs are checked before any work: a folder, an unwritable place or one file named twice
+  // is refused here, not after the measurements.
+  model.table = resolve_output(o_.table_path.empty() ? o_.results_dir / (model.device.slug() + ".json") : o_.table_path);
+  model.cache_file = resolve_output(o_.cache_path.empty() ? o_.results_dir / (model.device.slug() + ".cache.jsonl") : o_.cache_path);
+  if (model.cache_file.stream)
+    throw usage_error(fmt::format("--cache {}: a cache must be a regular file (it is read back and appended to)", model.cache_file.name()));
+  refuse_same_file(model.table, "--table", model.cache_file, "--cache");
+  model.table_path = model.table.given;
+  model.cache_path = model.cache_file.given;
+  // One run at a time per cache: the others wait, then find the work done.
+  model.lock = std::make_unique<file_lock>(lock_path_of(model.cache_file.target), [&] {
+    if (progress_) progress_(0, total_, 0, "waiting for another padtune on " + model.cache_path.string() + " (Ctrl-C stops waiting)");
+  }, o_.interrupted);
+  model.cache = std::make_unique<measurement_cache>(model.cache_file.target, model.device, to_json(o_.measure));
+  if (model.cache->set_aside() > 0)
+    tell(fmt::format("note: {} unreadable line(s) of {} set aside in {}; the run goes on with the others",
+                     model.cache->set_aside(), model.cache_path.string(), model.cache->rejected_path().string()));
+  if (&model == &models_.front()) {
+    report_.table_path = model.table_path;
+    report_.cache_path = model.cache_path;
+  }
+}
+
+void tune_run::record(model_run& model, measurement m, bool fresh) {
+  if (fresh) {
+    if (sink_) sink_(m);
+    else model.cache->add(m);
+    ++report_.measured;
+  } else {
+    ++report_.from_cache;
+  }
+  if (m.status == "pruned") ++report_.pruned;
+  else if (m.status != "ok") ++report_.failed;
+  if (m.status == "fault") ++report_.faults;
+  if (m.status == "timeout") ++report_.timeouts;
+  model.all.push_back(std::move(m));
+  ++done_;
+}
+
+void tune_run::tell(const std::string& what) {
+  if (!progress_) return;
+  const bool note = what.rfind("note: ", 0) == 0;
+  if (rank_ != 0) {  // a team's other ranks say only what goes wrong; rank 0 tells the progress
+    if (note) progress_(done_, total_, 0, fmt::format("note: rank {}: {}", rank_, what.substr(6)));
+    return;
+  }
+  // A team's rate is its ranks' together: the wall clock over the measurements made so far.
+  const bool team = !model_of_rank_.empty();
+  const double per_item = team ? (report_.measured ? seconds_since(started_) / double(report_.measured) : 0.0)
+                               : (fresh_done_ ? fresh_seconds_ / double(fresh_done_) : 0.0);
+  progress_(done_, total_, per_item * double(total_ - done_), what);
+}
+
+shape_work tune_run::triage(model_run& model, dtype type, const shape5& s) {
+  shape_work w{type, s, {}, false};
+  // Reused: finished timings, verification failures and faults (the same code on the same input
+  // faults again, and each costs a worker). Redone: "pruned" (a budgeted run's rough numbers),
+  // launch failures, which may have been passing (out of memory, say), and timeouts when an
+  // isolated run allows more time than the one that recorded them (never in process: it would hang).
+  auto reusable = [&](const std::string& id) -> const measurement* {
+    const measurement* c = model.cache->find(measurement_key(id, type, s));
+    if (!c || c->status == "ok") return c;
+    if (id == memcpy_floor_id) return nullptr;
+    if (c->status == "verify_failed" || c->status == "fault") return c;
+    if (c->status == "timeout" && !(isolated() && o_.candidate_timeout_seconds > c->limit_seconds)) return c;
+    return nullptr;
+  };
+  for (const instantiation* i : applicable(candidates_[type], s)) {  // a JIT candidate runs only on its own pads
+    if (const measurement* c = reusable(i->id)) record(model, *c, false);
+    else w.missing.push_back(i);
+  }
+  if (const measurement* floor = reusable(memcpy_floor_id)) record(model, *floor, false);
+  else w.floor = true;
+  return w;
+}
+
+void tune_run::measure(model_run& model, const shape_work& w, const measure_settings& m) {
+  const dtype type = w.type;
+  const shape5& s = w.shape;
+  const std::string where = shape_text(type, s);
+  const auto t0 = clock_type::now();
+  const std::size_t done_before = done_;
+  std::unique_ptr<workspace> ws;
+  try {
+    const phase_timer clock(report_.phases.workspaces);
+    ws = make_workspace(type, s);
+  } catch (const std::exception& e) {
+    for (const instantiation* i : w.missing) record(model, {i->id, type, s, "launch_failed", std::string("workspace: ") + e.what(), {}}, true);
+    if (w.floor) record(model, {memcpy_floor_id, type, s, "launch_failed", std::string("workspace: ") + e.what(), {}}, true);
+    tell(where + ": " + e.what());
+    return;
+  }
+  if (w.floor)
+    survived(model, memcpy_floor_id, type, s, [&] { record(model, {memcpy_floor_id, type, s, "ok", "", timed([&] { return ws->time_memcpy(m); })}, true); });
+  if (o_.budget_seconds) halve(model, *ws, type, s, w.missing, m);
+  else
+    for (const instantiation* i : w.missing) {
+      if (stopped()) break;
+      measure_one(model, *ws, type, s, *i, m);
+      tell(where + " " + i->id);
+    }
+  if (const std::string f = ws->failure(); !f.empty())
+    throw std::runtime_error(fmt::format("the device failed while measuring {}: {}", where, f));
+  fresh_seconds_ += seconds_since(t0);
+  fresh_done_ += done_ - done_before;
+  tell(where + ": done");
+}
+
+std::string tune_run::verified(workspace& ws, const instantiation& i) {
+  const phase_timer clock(report_.phases.verify);
+  return ws.verify(i);
+}
+
+timing tune_run::timed(const std::function<timing()>& take) {
+  const phase_timer clock(report_.phases.timing);
+  timing t = take();
+  report_.phases.samples += std::size_t(t.cold.samples) + std::size_t(t.hot.samples);
+  return t;
+}
+
+/// Runs one step of a candidate. An isolated candidate that faults or hangs is recorded (and
+/// said) instead, and false returned; the next request starts a fresh worker.
+template <class Step>
+bool tune_run::survived(model_run& model, const std::string& id, dtype type, const shape5& s, Step&& step) {
+  bool ok = true;
+  try {
+    step();
+  } catch (const candidate_fault& f) {
+    measurement m{id, type, s, f.status, f.what(), {}};
+    m.limit_seconds = f.limit_seconds;
+    record(model, m, true);
+    tell(fmt::format("note: {} on {}: {}: {}", id, shape_text(type, s), f.status, f.what()));
+    ok = false;
+  }
+  if (between_measurements_) between_measurements_();
+  return ok;
+}
+
+void tune_run::measure_one(model_run& model, workspace& ws, dtype type, const shape5& s, const instantiation& i,
+                           const measure_settings& m) {
+  survived(model, i.id, type, s, [&] {
+    if (std::string e = verified(ws, i); !e.empty()) record(model, {i.id, type, s, "verify_failed", e, {}}, true);
+    else record(model, {i.id, type, s, "ok", "", timed([&] { return ws.time(i, m); })}, true);
+  });
+}
+
+/// Successive halving: every verified candidate gets a few samples, the best quarter more, the
+/// best two the full rule. The others are kept as "pruned" with their rough numbers.
+void tune_run::halve(model_run& model, workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,
+                     const measure_settings& m) {
+  std::vector<std::pair<const instantiation*, timing>> alive;
+  for (const instantiation* i : missing)
+    survived(model, i->id, type, s, [&] {
+      if (std::string e = verified(ws, *i); !e.empty()) record(model, {i->id, type, s, "verify_failed", e, {}}, true);
+      else alive.emplace_back(i, timing{});
+    });
+  const int rounds[] = {3, 10};
+  for (int samples : rounds) {
+    if (alive.size() <= 2) break;
+    measure_settings quick = m;
+    quick.hot_too = false;
+    quick.rule.min_samples = quick.rule.max_samples = samples;
+    std::erase_if(alive, [&](auto& a) { return !survived(model, a.first->id, type, s, [&] { a.second = timed([&] { return ws.time(*a.first, quick); }); }); });
+    std::sort(alive.begin(), alive.end(), [](const auto& a, const auto& b) { return a.second.cold.median < b.second.cold.median; });
+    const std::size_t keep = std::max<std::size_t>(2, (alive.size() + 3) / 4);
+    for (std::size_t k = keep; k < alive.size(); ++k) record(model, {alive[k].first->id, type, s, "pruned", "", alive[k].second}, true);
+    alive.resize(keep);
+  }
+  for (auto& [i, t] : alive) survived(model, i->id, type, s, [&] { record(model, {i->id, type, s, "ok", "", timed([&] { return ws.time(*i, m); })}, true); });
+}
+
+void tune_run::finish(model_run& model, bool retime_here) {
+  const phase_timer clock(report_.phases.selection);
+  results_table t = select(model, retime_here);
+  keep_other_entries(model, t);
+  write_output(model.table, table_text(t), o_.interrupted);
+  if (&model == &models_.front()) {
+    report_.table = std::move(t);
+    report_.wrote_table = true;
+  }
+  else report_.other_tables.push_back(model.table_path);
+}
+
+results_table tune_run::select(model_run& model, bool retime_here) {
+  results_table t;
+  t.device = model.device;
+  t.settings = table_settings(to_json(o_.measure), std::string(name_of(o_.where)),
+                              o_.budget_seconds ? fmt::format("successive halving, budget {} s", *o_.budget_seconds) : "exhaustive",
+                              kernel_sources_hash);
+  t.command = o_.command;
+  t.created = utc_now();
+  t.complete = !report_.interrupted;
+  if (!retime_here) {
+    t.entries = select_entries(model.all, cached_timings(model.all));
+    return t;
+  }
+  t.entries = select_entries(model.all, [&](dtype type, const shape5& rep, const std::vector<const instantiation*>& finalists) {
+    if (stopped()) return std::vector<summary>{};
+    try {
+      return time_interleaved(*make_workspace(type, rep), finalists, o_.retime_rounds, o_.measure);
+    } catch (const std::exception&) {
+      return std::vector<summary>{};  // keep the ranking's order
+    }
+  });
+  return t;
+}
+
+/// A run over part of the space (some dtypes, a filter, other sizes) must not drop what the table
+/// already knows: entries of (dtype, bucket) pairs this run did not cover are kept, if the table
+/// on disk is of the same device model. An unreadable table is replaced, with a warning.
+void tune_run::keep_other_entries(const model_run& model, results_table& t) const {
+  if (model.table.stream || !model.table.exists) return;  // a device or FIFO is not read back
+  results_table old;
+  try {
+    old = read_table(model.table.target);
+  } catch (const results_error& e) {
+    if (progress_) progress_(done_, total_, 0, std::string("note: replacing an unreadable table: ") + e.what());
+    return;
+  }
+  if (!old.device.same_model(t.device)) return;
+  for (const table_entry& e : old.entries) {
+    const bool covered = std::any_of(t.entries.begin(), t.entries.end(), [&](const table_entry& n) {
+      return n.type == e.type && n.where == e.where;
+    });
+    if (!covered) t.entries.push_back(e);
+  }
+  std::sort(t.entries.begin(), t.entries.end(), [](const table_entry& a, const table_entry& b) {
+    return std::make_tuple(int(a.type), a.where.log2_L, a.where.log2_rows, a.where.align) <
+           std::make_tuple(int(b.type), b.where.log2_L, b.where.log2_rows, b.where.align);
+  });
+}
+
+}  // namespace detail
+
+std::string phases_text(const tune_phases& p) {
+  const double per_sample = p.samples ? p.timing / double(p.samples) * 1e6 : 0.0;
+  return fmt::format("{:.1f} s workspaces, {:.1f} s verify, {:.1f} s timing ({} samples, {:.0f} us each), {:.1f} s selection, "
+                     "{:.1f} s waiting", p.workspaces, p.verify, p.timing, p.samples, per_sample, p.selection, p.waiting);
+}
+
+std::vector<const instantiation*> candidates_for(dtype type, const tune_options& o) {
+  std::regex re;
+  try {
+    re = std::regex(o.filter.empty() ? ".*" : o.filter, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    throw results_error(fmt::format("--filter '{}' is not a valid regular expression: {}", o.filter, e.what()));
+  }
+  std::vector<const instantiation*> out;
+  for (const instantiation& i : registry()) {
+    if (i.type != type || !std::regex_search(i.id, re)) continue;
+    if (!o.variants.empty() && std::find(o.variants.begin(), o.variants.end(), i.variant) == o.variants.end()) continue;
+    out.push_back(&i);
+  }
+  return out;
+}
+
+tune_report run_tune(const tune_options& o, const progress_fn& progress) {
+  detail::tune_run run(o, progress);
+  return o.team && o.team->size() > 1 ? run.run_in_team(*o.team) : run.run();
+}
+
+}  // namespace padtune::tuner

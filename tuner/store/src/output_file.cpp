@@ -1,0 +1,206 @@
+#include "padtune/store/output_file.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <thread>
+
+namespace padtune::tuner {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string os_error(int e) { return std::strerror(e); }
+
+/// The descriptor that `p` names, for /proc/self/fd/N, /proc/<this pid>/fd/N and /dev/fd/N; else -1.
+int descriptor_named(const fs::path& p) {
+  const std::string s = p.lexically_normal().string();
+  for (const std::string& prefix : {std::string("/proc/self/fd/"), fmt::format("/proc/{}/fd/", ::getpid()), std::string("/dev/fd/")}) {
+    if (s.compare(0, prefix.size(), prefix) != 0) continue;
+    int fd = -1;
+    const char* first = s.data() + prefix.size();
+    const auto [end, ec] = std::from_chars(first, s.data() + s.size(), fd);
+    if (ec == std::errc() && end == s.data() + s.size() && end != first) return fd;
+  }
+  return -1;
+}
+
+/// `p` with the folders above it resolved (symbolic links followed), its last name kept as it is.
+fs::path with_real_folder(const fs::path& p) {
+  std::error_code ec;
+  const fs::path folder = fs::weakly_canonical(p.parent_path(), ec);
+  return (ec ? p.parent_path() : folder) / p.filename();
+}
+
+/// Throws usage_error unless a file can be made in `folder` (or in the first of its parents that
+/// exists, where the folders are still to be made).
+void check_folder_writable(const output_target& out, fs::path folder) {
+  for (;;) {
+    struct stat st {};
+    if (::stat(folder.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode))
+        throw usage_error(fmt::format("{}: cannot be written: {} is not a folder", out.name(), folder.string()));
+      if (::access(folder.c_str(), W_OK | X_OK) != 0)
+        throw usage_error(fmt::format("{}: cannot be written: folder {}: {}", out.name(), folder.string(), os_error(errno)));
+      return;
+    }
+    if (errno != ENOENT)
+      throw usage_error(fmt::format("{}: cannot be written: folder {}: {}", out.name(), folder.string(), os_error(errno)));
+    if (!folder.has_parent_path() || folder.parent_path() == folder) return;
+    folder = folder.parent_path();
+  }
+}
+
+bool write_all(int fd, std::string_view bytes, int* error) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, std::min<std::size_t>(bytes.size() - done, 1 << 30));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      *error = n < 0 ? errno : EIO;
+      return false;
+    }
+    done += std::size_t(n);
+  }
+  return true;
+}
+
+/// A stream's descriptor: a FIFO is opened without blocking, and retried until its reader comes.
+int open_stream(const output_target& out, const std::atomic<bool>* interrupted) {
+  if (out.descriptor >= 0) {
+    const int fd = ::fcntl(out.descriptor, F_DUPFD_CLOEXEC, 3);
+    if (fd < 0) throw io_error(fmt::format("{}: cannot be written: {}", out.name(), os_error(errno)));
+    return fd;
+  }
+  for (;;) {
+    const int fd = ::open(out.target.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd >= 0) {
+      ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+      return fd;
+    }
+    if (errno != ENXIO && errno != EINTR) throw io_error(fmt::format("{}: cannot be opened for writing: {}", out.name(), os_error(errno)));
+    if (interrupted && interrupted->load())
+      throw interrupted_error(fmt::format("{}: interrupted while waiting for a reader; nothing was written", out.name()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // ENXIO: a FIFO with no reader yet
+  }
+}
+
+void write_stream(const output_target& out, std::string_view bytes, const std::atomic<bool>* interrupted) {
+  const int fd = open_stream(out, interrupted);
+  // A reader that goes away must fail this write (EPIPE), not end the process.
+  struct sigaction ignore {}, old {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGPIPE, &ignore, &old);
+  int error = 0;
+  const bool ok = write_all(fd, bytes, &error);
+  ::sigaction(SIGPIPE, &old, nullptr);
+  if (::close(fd) != 0 && ok && errno != EINTR) error = errno;
+  if (!ok || error) throw io_error(fmt::format("{}: cannot be written: {}", out.name(), os_error(error)));
+}
+
+void replace_atomically(const output_target& out, std::string_view bytes) {
+  const fs::path folder = out.target.parent_path();
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  if (ec) throw io_error(fmt::format("{}: its folder {} cannot be made: {}", out.name(), folder.string(), ec.message()));
+  static std::atomic<unsigned> serial{0};
+  const fs::path tmp = folder / fmt::format(".{}.tmp.{}.{}", out.target.filename().string(), ::getpid(), serial++);
+  // The new file keeps the old one's permissions; a new one gets the umask's, as any created file.
+  struct stat old {};
+  const bool had = ::stat(out.target.c_str(), &old) == 0 && S_ISREG(old.st_mode);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0) throw io_error(fmt::format("{}: cannot be written: {}: {}", out.name(), tmp.string(), os_error(errno)));
+  int error = 0;
+  bool ok = write_all(fd, bytes, &error);
+  if (ok && had && ::fchmod(fd, old.st_mode & 07777) != 0) ok = false, error = errno;
+  if (ok && ::fsync(fd) != 0) ok = false, error = errno;
+  if (::close(fd) != 0 && ok) ok = false, error = errno;
+  if (ok && ::rename(tmp.c_str(), out.target.c_str()) != 0) ok = false, error = errno;
+  if (!ok) {
+    ::unlink(tmp.c_str());
+    throw io_error(fmt::format("{}: cannot be written: {}", out.name(), os_error(error)));
+  }
+  // The rename itself survives a crash once the folder is flushed; a failure here loses nothing.
+  if (const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+}  // namespace
+
+std::string output_target::name() const {
+  const std::string g = given.string();
+  if (descriptor >= 0 || target.empty() || target == fs::absolute(given).lexically_normal()) return g;
+  return fmt::format("{} (-> {})", g, target.string());
+}
+
+bool output_target::same_file(const output_target& other) const {
+  if (descriptor >= 0 || other.descriptor >= 0) return descriptor == other.descriptor;
+  if (exists && other.exists) return device == other.device && inode == other.inode;
+  return !exists && !other.exists && target == other.target;
+}
+
+output_target resolve_output(const fs::path& path) {
+  output_target out;
+  out.given = path;
+  if (path.empty()) throw usage_error("an output path is empty");
+  std::error_code ec;
+  fs::path p = fs::absolute(path, ec).lexically_normal();
+  if (ec) throw usage_error(fmt::format("{}: cannot be resolved: {}", path.string(), ec.message()));
+  for (int hop = 0; hop < 40; ++hop) {
+    if (const int fd = descriptor_named(p); fd >= 0) {
+      if (::fcntl(fd, F_GETFD) < 0) throw usage_error(fmt::format("{}: names descriptor {}, which is not open", path.string(), fd));
+      out.target = p, out.stream = true, out.descriptor = fd, out.exists = true;
+      return out;
+    }
+    p = with_real_folder(p);
+    out.target = p;
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0) {
+      if (errno != ENOENT && errno != ENOTDIR) throw usage_error(fmt::format("{}: cannot be checked: {}", out.name(), os_error(errno)));
+      check_folder_writable(out, p.parent_path());
+      return out;  // a new file
+    }
+    if (S_ISLNK(st.st_mode)) {
+      const fs::path link = fs::read_symlink(p, ec);
+      if (ec) throw usage_error(fmt::format("{}: the link cannot be read: {}", out.name(), ec.message()));
+      p = (link.is_absolute() ? link : p.parent_path() / link).lexically_normal();
+      continue;
+    }
+    out.exists = true;
+    out.device = st.st_dev, out.inode = st.st_ino;
+    if (S_ISDIR(st.st_mode)) throw usage_error(fmt::format("{}: is a folder, not a file", out.name()));
+    if (!S_ISREG(st.st_mode)) {
+      out.stream = true;
+      return out;
+    }
+    if (::access(p.c_str(), W_OK) != 0)
+      throw usage_error(fmt::format("{}: cannot be replaced: {}", out.name(), os_error(errno)));
+    check_folder_writable(out, p.parent_path());
+    return out;
+  }
+  throw usage_error(fmt::format("{}: too many levels of symbolic links", path.string()));
+}
+
+void write_output(const output_target& out, std::string_view bytes, const std::atomic<bool>* interrupted) {
+  if (out.stream) write_stream(out, bytes, interrupted);
+  else replace_atomically(out, bytes);
+}
+
+void write_output(const fs::path& path, std::string_view bytes) { write_output(resolve_output(path), bytes); }
+
+void refuse_same_file(const output_target& a, const char* a_what, const output_target& b, const char* b_what) {
+  if (a.same_file(b))
+    throw usage_error(fmt::format("{} {} and {} {} are one file: one output would replace the other", a_what, a.name(),
+                                  b_what, b.name()));
+}
+
+}  // namespace padtune::tuner
