@@ -3,7 +3,10 @@
 // busy however short the rows are. Each chunk finds its first (row, i) with one multiply-shift
 // division and walks the row counter from there: no hardware divide per element. Sources are
 // gathered element by element; stores are W bytes wide. Writes every dx element, zeros included.
-#include "common.cuh"
+#include "bits.cuh"
+#include "divmod.cuh"
+#include "pad_args.cuh"
+#include "shapes.cuh"
 
 namespace padtune::detail {
 
@@ -38,18 +41,40 @@ PADTUNE_HD flat_params plan_flat(const pad_args& a, int elem, int w, int block_c
   return p;
 }
 
+template <class T, int BLOCK_OL, int MAX_THREADS, int W, bool WIDE_LOADS = false> struct flat_kernel;
+
+/// flat's description (variants.cuh).
+struct flat_variant {
+  static constexpr const char* name = "flat";
+  static constexpr const char* idea =
+      "for short rows: dx as one flat space of aligned W-byte chunks, one multiply-shift division per chunk, gathered "
+      "loads, wide stores";
+  template <class T, int BLOCK_OL, int MAX_THREADS, int W> using kernel = flat_kernel<T, BLOCK_OL, MAX_THREADS, W>;
+  static constexpr config configs[] = {{64, 256, 16},   {256, 256, 16},  {512, 256, 16}, {1024, 256, 16},
+                                       {2048, 256, 16}, {4096, 256, 16}, {1024, 256, 8}};
+  static constexpr bool needs_zeroed_dx = false;
+  static constexpr bool takes_width = true;
+  static constexpr const char* rule = PADTUNE_CHUNKED_RULE;
+  __host__ __device__ static constexpr launch_shape shape(int elem, int block_ol, int max_threads, int width) {
+    return chunked_shape(elem, block_ol, max_threads, width);
+  }
+  static PADTUNE_HD std::uint64_t logical_blocks(const pad_args& a, int elem, int block_ol, int width) {
+    return plan_flat(a, elem, width, block_ol * elem / width).num_blocks;
+  }
+};
+
 /// WIDE_LOADS: a chunk whose elements lie in one row and all have a source reads it with one or two
 /// aligned W-byte loads realigned in registers, instead of element by element (the flatvec variant).
-template <class T, int BLOCK_OL, int MAX_THREADS, int W, bool WIDE_LOADS = false>
+template <class T, int BLOCK_OL, int MAX_THREADS, int W, bool WIDE_LOADS>
 struct flat_kernel {
-  static constexpr launch_shape shape = chunked_shape(sizeof(T), BLOCK_OL, MAX_THREADS, W);
+  static constexpr launch_shape shape = flat_variant::shape(sizeof(T), BLOCK_OL, MAX_THREADS, W);
   static constexpr int elem = sizeof(T);
   static constexpr int access_width = W;
   static constexpr int chunk_elems = W / elem;
   static constexpr int block_chunks = BLOCK_OL * elem / W;
   static constexpr int threads = shape.threads;
   static constexpr int items = shape.items;
-  static constexpr bool needs_zeroed_dx = false;
+  static constexpr bool needs_zeroed_dx = flat_variant::needs_zeroed_dx;
   static constexpr bool valid = shape.valid;
 
   using params = flat_params;

@@ -3,7 +3,8 @@
 // (dy, dx, B, C, L, OL); the pads are compile-time constants, so the planning below folds them. The
 // plan is the one the ahead-of-time launch makes on the host (K::make_params), made here by each
 // thread, and the blocks are walked by the same run_grid.
-#include "common.cuh"
+#include "grid_walk.cuh"
+#include "pad_args.cuh"
 
 namespace padtune::detail {
 

@@ -5,26 +5,48 @@
 // division, no realignment, no wide access. This is the Triton peer's kernel. Where the sizes fit
 // 32 bits the launch is direct (row_grid: the block's index is its row and tile, the parameters
 // one constant line); otherwise a grid-stride loop over a 64-bit plan, one division per block.
-#include "seed.cuh"
+#include "bits.cuh"
+#include "plans.cuh"
+#include "shapes.cuh"
 
 namespace padtune::detail {
 
-/// The seed's launch shape with at most 16 elements a thread (they wait in registers for the stores).
-__host__ __device__ constexpr launch_shape rowelem_shape(int elem, int block_ol, int max_threads) {
-  launch_shape s = seed_shape(elem, block_ol, max_threads);
-  s.valid = s.valid && s.items <= 16;
-  return s;
-}
+template <class T, int BLOCK_OL, int MAX_THREADS, int W> struct rowelem_kernel;
 
-template <class T, int BLOCK_OL, int MAX_THREADS, int /*W: one element per access*/>
+/// rowelem's description (variants.cuh): the element rule with at most 16 elements a thread (they
+/// wait in registers for the stores).
+struct rowelem_variant {
+  static constexpr const char* name = "rowelem";
+  static constexpr const char* idea =
+      "one block per (row, tile), element by element, every load before any store; a direct launch where the sizes fit "
+      "32 bits";
+  template <class T, int BLOCK_OL, int MAX_THREADS, int W> using kernel = rowelem_kernel<T, BLOCK_OL, MAX_THREADS, W>;
+  static constexpr config configs[] = {{64, 64, 0},    {256, 128, 0},  {512, 128, 0},  {1024, 128, 0},
+                                       {1024, 256, 0}, {2048, 256, 0}, {4096, 256, 0}, {4096, 512, 0}};
+  static constexpr bool needs_zeroed_dx = false;
+  static constexpr bool takes_width = false;
+  static constexpr const char* rule =
+      "threads = min(BLOCK_OL, max_threads) must divide BLOCK_OL, at most 1024, with at most 16 elements each";
+  __host__ __device__ static constexpr launch_shape shape(int elem, int block_ol, int max_threads, int) {
+    launch_shape s = element_shape(elem, block_ol, max_threads);
+    s.valid = s.valid && s.items <= 16;
+    return s;
+  }
+  static PADTUNE_HD std::uint64_t logical_blocks(const pad_args& a, int, int block_ol, int) {
+    return plan_rowtile(a, block_ol).num_blocks;
+  }
+};
+
+template <class T, int BLOCK_OL, int MAX_THREADS, int W>
 struct rowelem_kernel {
-  static constexpr launch_shape shape = rowelem_shape(sizeof(T), BLOCK_OL, MAX_THREADS);
+  static_assert(W == 0, "one element per access: the configurations give no access width");
+  static constexpr launch_shape shape = rowelem_variant::shape(sizeof(T), BLOCK_OL, MAX_THREADS, W);
   static constexpr int elem = sizeof(T);
   static constexpr int block_ol = BLOCK_OL;
   static constexpr int threads = shape.threads;
   static constexpr int access_width = shape.access_width;
   static constexpr int items = shape.items;  ///< elements per thread
-  static constexpr bool needs_zeroed_dx = false;
+  static constexpr bool needs_zeroed_dx = rowelem_variant::needs_zeroed_dx;
   static constexpr bool valid = shape.valid;
 
   using params = tiled_params;

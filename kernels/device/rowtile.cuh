@@ -7,20 +7,44 @@
 // chunks around its source and realigns them in registers (no narrow fallback when
 // pad_left*sizeof(T) is not a multiple of W). The few elements before the first and after the
 // last aligned chunk of a tile are copied one by one.
-#include "common.cuh"
+#include "bits.cuh"
+#include "plans.cuh"
+#include "shapes.cuh"
 
 namespace padtune::detail {
 
+template <class T, int BLOCK_OL, int MAX_THREADS, int W> struct rowtile_kernel;
+
+/// rowtile's description (variants.cuh).
+struct rowtile_variant {
+  static constexpr const char* name = "rowtile";
+  static constexpr const char* idea =
+      "one block per (row, tile of dx); W-byte aligned stores, the source realigned in registers with funnel shifts";
+  template <class T, int BLOCK_OL, int MAX_THREADS, int W> using kernel = rowtile_kernel<T, BLOCK_OL, MAX_THREADS, W>;
+  static constexpr config configs[] = {{64, 256, 16},   {256, 256, 16},  {512, 256, 16},  {1024, 256, 16},
+                                       {2048, 256, 16}, {4096, 256, 16}, {8192, 256, 16}, {8192, 512, 16},
+                                       {2048, 256, 8},  {2048, 256, 4}};
+  static constexpr bool needs_zeroed_dx = false;
+  static constexpr bool takes_width = true;
+  static constexpr const char* rule = PADTUNE_CHUNKED_RULE;
+  __host__ __device__ static constexpr launch_shape shape(int elem, int block_ol, int max_threads, int width) {
+    return chunked_shape(elem, block_ol, max_threads, width);
+  }
+  static PADTUNE_HD std::uint64_t logical_blocks(const pad_args& a, int, int block_ol, int) {
+    return plan_rowtile(a, block_ol).num_blocks;
+  }
+};
+
 template <class T, int BLOCK_OL, int MAX_THREADS, int W>
 struct rowtile_kernel {
-  static constexpr launch_shape shape = chunked_shape(sizeof(T), BLOCK_OL, MAX_THREADS, W);
+  static constexpr launch_shape shape = rowtile_variant::shape(sizeof(T), BLOCK_OL, MAX_THREADS, W);
   static constexpr int elem = sizeof(T);
   static constexpr int access_width = W;
   static constexpr int chunk_elems = W / elem;
   static constexpr int tile_chunks = BLOCK_OL * elem / W;
   static constexpr int threads = shape.threads;
   static constexpr int items = shape.items;  ///< chunks per thread
-  static constexpr bool needs_zeroed_dx = false;
+  static constexpr bool needs_zeroed_dx = rowtile_variant::needs_zeroed_dx;
   static constexpr bool valid = shape.valid;
 
   using params = tiled_params;

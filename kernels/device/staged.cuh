@@ -58,6 +58,28 @@ __host__ __device__ constexpr long long stage_bytes_of(int elem, int block_ol) {
 }
 inline constexpr long long max_stage_bytes = 48 * 1024;
 
+template <class T, int BLOCK_OL, int MAX_THREADS, int W> struct staged_kernel;
+
+/// staged's description (variants.cuh): flat's plan and rule, with a stage that fits static shared
+/// memory, so the larger tiles exist for the narrower dtypes only; large tiles on few threads keep the
+/// most bytes in flight per SM.
+struct staged_variant : flat_variant {
+  static constexpr const char* name = "staged";
+  static constexpr const char* idea =
+      "flat, but a block first copies the span of dy its chunks read into shared memory with cp.async, then realigns "
+      "each chunk from there";
+  template <class T, int BLOCK_OL, int MAX_THREADS, int W> using kernel = staged_kernel<T, BLOCK_OL, MAX_THREADS, W>;
+  static constexpr config configs[] = {{256, 64, 16},   {1024, 128, 16}, {2048, 128, 16}, {4096, 128, 16},
+                                       {4096, 256, 16}, {8192, 128, 16}, {8192, 256, 16}, {16384, 256, 16}};
+  static constexpr const char* rule =
+      PADTUNE_CHUNKED_RULE "; the stage, 1.25 * BLOCK_OL * element size + 64 bytes, at most 48 KB";
+  __host__ __device__ static constexpr launch_shape shape(int elem, int block_ol, int max_threads, int width) {
+    launch_shape s = chunked_shape(elem, block_ol, max_threads, width);
+    s.valid = s.valid && stage_bytes_of(elem, block_ol) <= max_stage_bytes;
+    return s;
+  }
+};
+
 template <class T, int BLOCK_OL, int MAX_THREADS, int W>
 struct staged_kernel : private flat_kernel<T, BLOCK_OL, MAX_THREADS, W, true> {
  private:

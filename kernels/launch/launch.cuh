@@ -1,18 +1,21 @@
 #pragma once
-// Grid math and launch, for both backends, from one kernel description K (see seed.cuh):
-// K::make_params plans the logical grid once, and the CUDA entry and the host emulation walk the
-// same logical blocks through the same K::run (K::run_phase, one phase at a time, for a kernel whose
-// threads meet at barriers: staged.cuh), so the two backends cannot disagree. A kernel with a row
-// grid (K::run_tile) takes it on both backends where plan_row_grid accepts the problem; on CUDA the
-// others get a block per logical block where the plan fits gridDim.x, the grid-stride loop beyond.
+// Grid math and launch, for both backends, from one kernel K (device/protocol.cuh): K::make_params
+// plans the logical grid once, and the CUDA entry and the host emulation walk the same logical
+// blocks through the same K::run (K::run_phase, one phase at a time, for a kernel whose threads meet
+// at barriers: staged.cuh), so the two backends cannot disagree. A kernel with a row grid
+// (K::run_tile) takes it on both backends where plan_row_grid accepts the problem; on CUDA the others
+// get a block per logical block where the plan fits gridDim.x, the grid-stride loop beyond.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
 #include <climits>
 #include <cstring>
 
-#include "common.cuh"
+#include "grid_walk.cuh"
+#include "pad_args.cuh"
 #include "padtune/problem.hpp"
+#include "plans.cuh"
+#include "protocol.cuh"
 
 namespace padtune::detail {
 
@@ -35,18 +38,6 @@ __global__ void __launch_bounds__(K::threads) cuda_entry(const __grid_constant__
   run_grid<K>(p);
 }
 
-/// The grid of a grid-stride launch forced by the tests (DIRECT = false): small, so that every
-/// problem of the edge suite with more blocks than this walks the loop.
-inline constexpr unsigned grid_stride_test_blocks = 5;
-
-/// A kernel with a direct launch (a block per (row, tile), common.cuh's row_grid) besides its
-/// grid-stride one.
-template <class K>
-concept has_row_grid = requires(const row_grid_params& p) {
-  K::run_tile(p, 0u, 0u, 0u);
-  K::block_ol;
-};
-
 /// ROW_TEST: the grid has rows past the last (rows_y * rows_z > rows). Where it has none, the
 /// block starts without the test: L2-cold, a branch on a parameter waits for its constant load
 /// before the block loads the others (docs/performance-notes.md v10, v14).
@@ -56,13 +47,22 @@ __global__ void __launch_bounds__(K::threads) cuda_row_grid_entry(const __grid_c
   if (!ROW_TEST || row < p.rows) K::run_tile(p, row, blockIdx.x, threadIdx.x);
 }
 
-/// DIRECT: the direct launch (a row grid, or a block per logical block) where the kernel has one
-/// and the problem's sizes fit it; false runs the grid-stride loop over grid_stride_test_blocks
-/// regardless (the tests of both).
-template <class K, bool DIRECT = true>
+/// The grid-stride loop over a plan, on a grid of min(num_blocks, max_blocks) blocks: the launch of
+/// plans beyond gridDim.x, and of the tests that walk the loop on small problems.
+template <class K>
+cudaError_t launch_cuda_grid_stride(const typename K::params& p, std::uint64_t max_blocks, cudaStream_t stream) {
+  if (p.num_blocks == 0) return cudaSuccess;
+  cuda_entry<K><<<unsigned(std::min<std::uint64_t>(p.num_blocks, max_blocks)), K::threads, 0, stream>>>(p);
+  return cudaGetLastError();
+}
+
+/// The row grid where the kernel has one and the problem's sizes fit it, else a block per logical
+/// block, else the grid-stride loop.
+template <class K>
 cudaError_t launch_cuda(const problem& prob, cudaStream_t stream) {
+  static_assert(kernel_of_the_family<K>);
   const pad_args a = make_pad_args(prob);
-  if constexpr (DIRECT && has_row_grid<K>) {
+  if constexpr (has_row_grid<K>) {
     row_grid g;
     if (plan_row_grid(a, K::block_ol, K::elem, g)) {
       if (g.tiles == 0) return cudaSuccess;
@@ -76,37 +76,18 @@ cudaError_t launch_cuda(const problem& prob, cudaStream_t stream) {
   }
   const typename K::params p = K::make_params(a);
   if (p.num_blocks == 0) return cudaSuccess;
-  if (DIRECT && p.num_blocks <= INT_MAX) {
-    cuda_exact_entry<K><<<unsigned(p.num_blocks), K::threads, 0, stream>>>(p);
-  } else {
-    const std::uint64_t cap = DIRECT ? INT_MAX : grid_stride_test_blocks;
-    cuda_entry<K><<<unsigned(std::min<std::uint64_t>(p.num_blocks, cap)), K::threads, 0, stream>>>(p);
-  }
+  if (p.num_blocks > INT_MAX) return launch_cuda_grid_stride<K>(p, INT_MAX, stream);
+  cuda_exact_entry<K><<<unsigned(p.num_blocks), K::threads, 0, stream>>>(p);
   return cudaGetLastError();
 }
 
 /// Runs fn(ctx, first, last) over [0, n) split across the host's cores.
 void for_each_block_range(std::uint64_t n, void (*fn)(const void*, std::uint64_t, std::uint64_t), const void* ctx);
 
-template <class K, bool DIRECT = true>
-void launch_host(const problem& prob) {
-  const pad_args a = make_pad_args(prob);
-  if constexpr (DIRECT && has_row_grid<K>) {
-    row_grid g;
-    if (plan_row_grid(a, K::block_ol, K::elem, g)) {
-      for_each_block_range(
-          std::uint64_t(g.tiles) * g.p.rows,
-          [](const void* ctx, std::uint64_t first, std::uint64_t last) {
-            const auto& q = *static_cast<const row_grid*>(ctx);
-            for (std::uint64_t b = first; b < last; ++b)
-              for (unsigned t = 0; t < unsigned(K::threads); ++t)
-                K::run_tile(q.p, std::uint32_t(b / q.tiles), std::uint32_t(b % q.tiles), t);
-          },
-          &g);
-      return;
-    }
-  }
-  const typename K::params p = K::make_params(a);
+/// Every logical block of a plan on the host, thread by thread (phase by phase where the kernel's
+/// threads meet at barriers): the host emulation of the grid-stride launch.
+template <class K>
+void run_host_blocks(const typename K::params& p) {
   for_each_block_range(
       p.num_blocks,
       [](const void* ctx, std::uint64_t first, std::uint64_t last) {
@@ -124,6 +105,28 @@ void launch_host(const problem& prob) {
         }
       },
       &p);
+}
+
+/// The host emulation of launch_cuda: the row grid where CUDA takes it, else every logical block.
+template <class K>
+void launch_host(const problem& prob) {
+  const pad_args a = make_pad_args(prob);
+  if constexpr (has_row_grid<K>) {
+    row_grid g;
+    if (plan_row_grid(a, K::block_ol, K::elem, g)) {
+      for_each_block_range(
+          std::uint64_t(g.tiles) * g.p.rows,
+          [](const void* ctx, std::uint64_t first, std::uint64_t last) {
+            const auto& q = *static_cast<const row_grid*>(ctx);
+            for (std::uint64_t b = first; b < last; ++b)
+              for (unsigned t = 0; t < unsigned(K::threads); ++t)
+                K::run_tile(q.p, std::uint32_t(b / q.tiles), std::uint32_t(b % q.tiles), t);
+          },
+          &g);
+      return;
+    }
+  }
+  run_host_blocks<K>(K::make_params(a));
 }
 
 }  // namespace padtune::detail

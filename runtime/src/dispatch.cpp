@@ -37,13 +37,6 @@ namespace {
 constexpr const char* default_source = "built-in default";
 constexpr const char* host_table_file = "host-emulation.json";
 
-// Rows of at least this many bytes go to rowtile by default; shorter rows to flat, which does not
-// waste a block on each short row.
-constexpr std::int64_t rowtile_min_row_bytes = 256;
-constexpr int default_access_width = 16;
-constexpr int default_rowtile_block_ol = 2048;
-constexpr int default_flat_block_ol = 1024;
-
 constexpr std::size_t dtype_count = std::size(all_dtypes);
 
 /// One usable table entry, checked against the registry when the table was loaded.
@@ -118,50 +111,10 @@ void report_once(dispatch_state& s, const std::string& message) {
 
 // ---- the built-in default ----------------------------------------------------------------------
 
-/// The instantiation of `type` closest to (variant, 16-byte accesses, the largest tile <= max_block_ol).
-/// Picked by fields so that a change of the compiled list cannot break it; ties: the first.
-const instantiation* closest_instantiation(dtype type, std::string_view variant, int max_block_ol) {
-  const auto rank = [&](const instantiation& i) {
-    const bool fits = i.block_ol <= max_block_ol;
-    return std::tuple{i.variant == variant, !i.needs_zeroed_dx, i.access_width == default_access_width, fits,
-                      fits ? i.block_ol : -i.block_ol};
-  };
-  const instantiation* best = nullptr;
-  for (const instantiation& i : registry())
-    if (i.type == type && (!best || rank(i) > rank(*best))) best = &i;
-  return best;
-}
-
-struct default_choices {
-  std::array<const instantiation*, dtype_count> rowtile{}, flat{};
-};
-
-const default_choices& defaults() {
-  static const default_choices d = [] {
-    default_choices c;
-    for (dtype t : all_dtypes) {
-      c.rowtile[std::size_t(t)] = closest_instantiation(t, "rowtile", default_rowtile_block_ol);
-      c.flat[std::size_t(t)] = closest_instantiation(t, "flat", default_flat_block_ol);
-    }
-    return c;
-  }();
-  return d;
-}
-
-bool long_rows(std::int64_t L, dtype type) { return L * std::int64_t(size_of(type)) >= rowtile_min_row_bytes; }
-
 const instantiation& default_instantiation(dtype type, std::int64_t L) {
-  const default_choices& d = defaults();
-  const instantiation* inst = long_rows(L, type) ? d.rowtile[std::size_t(type)] : d.flat[std::size_t(type)];
+  const instantiation* inst = builtin_default_instantiation(type, L);
   if (!inst) throw error(status::unknown_dtype, fmt::format("no compiled instantiation takes dtype {}", name_of(type)));
   return *inst;
-}
-
-std::string default_reason(dtype type, std::int64_t L) {
-  const instantiation& inst = default_instantiation(type, L);
-  return fmt::format("built-in default: rows of {} bytes ({} {} bytes) take {} with {}-byte accesses and BLOCK_OL {}",
-                     L * std::int64_t(size_of(type)), long_rows(L, type) ? ">=" : "<", rowtile_min_row_bytes,
-                     inst.variant, inst.access_width, inst.block_ol);
 }
 
 // ---- loading tables ----------------------------------------------------------------------------
@@ -435,8 +388,8 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
     if (!e->note.empty()) c.reason += "; " + e->note;
   } else {
     c.inst = &default_instantiation(type, L);
-    c.reason = t.source == default_source ? default_reason(type, L)
-                                          : fmt::format("{} has no {} entry; {}", t.source, name_of(type), default_reason(type, L));
+    c.reason = t.source == default_source ? builtin_default_reason(type, L)
+                                          : fmt::format("{} has no {} entry; {}", t.source, name_of(type), builtin_default_reason(type, L));
   }
   if (!d.note.empty()) c.reason += fmt::format(" ({})", d.note);
   if (sizes.dx_elems == 0) c.reason += "; the shape has no elements: dispatch does nothing";

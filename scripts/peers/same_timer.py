@@ -31,33 +31,30 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import shape_arg  # noqa: E402 (the peers' modules that need no PyTorch)
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-# The variants that write every element of dx (the seed needs dx zeroed first: not timed here).
-VARIANTS = ("rowtile", "flat", "flatvec", "ewise", "staged", "rowelem")
-ID = re.compile(rf"^constant_pad1d_backward__(f32|f64|f16|bf16)__({'|'.join(VARIANTS)})__bo(\d+)__t(\d+)__w(\d+)$")
+# The variant is whatever the id names: the shim looks it up in the family's description
+# (kernels/device/variants.cuh), so this script keeps no list of variants.
+ID = re.compile(r"^constant_pad1d_backward__(f32|f64|f16|bf16)__([a-z][a-z0-9_]*)__bo(\d+)__t(\d+)__w(\d+)$")
 CTYPE = {"f32": "float", "f64": "double", "f16": "__half", "bf16": "__nv_bfloat16"}
 
-# Finds, at compile time, the registry's entry for an id: the line of PADTUNE_<VARIANT>_CONFIGS
-# (kernels/device/configs.cuh) whose kernel has the id's tile, thread count and access width, so the
-# launcher instantiates exactly the registry's template arguments; an id not in the registry does
-# not compile.
+# Finds, at compile time, the registry's entry for an id: the configuration of the variant's
+# description whose kernel has the id's tile, thread count and access width, so the launcher
+# instantiates exactly the registry's template arguments; an id not in the registry does not compile,
+# and neither does one of a variant that needs dx zeroed first (the seed: its time is not a kernel's).
 PREAMBLE = """#include <cuda_bf16.h>
 #include <cuda_fp16.h>
-#include <tuple>
 #include <type_traits>
-#include "configs.cuh"
-#include "launch.cuh"
-""" + "".join(f'#include "{v}.cuh"\n' for v in VARIANTS) + """
+#include "register.cuh"
+#include "variants.cuh"
+
 namespace same_timer {
-template <int BO, class K> struct entry { static constexpr int block_ol = BO; using kernel = K; };
-template <class Entries, int BO, int TH, int AW, std::size_t I = 0>
+template <class V, class T, int BO, int TH, int AW, std::size_t I = 0>
 struct registry_kernel {
-  using E = std::tuple_element_t<I, Entries>;
-  static constexpr bool match = E::block_ol == BO && E::kernel::valid && E::kernel::threads == TH &&
-                                E::kernel::access_width == AW;
-  using type = std::conditional_t<match, typename E::kernel, typename registry_kernel<Entries, BO, TH, AW, I + 1>::type>;
+  using K = padtune::detail::configured_kernel<V, T, I>;
+  static constexpr bool match = V::configs[I].block_ol == BO && K::valid && K::threads == TH && K::access_width == AW;
+  using type = std::conditional_t<match, K, typename registry_kernel<V, T, BO, TH, AW, I + 1>::type>;
 };
-template <class Entries, int BO, int TH, int AW>
-struct registry_kernel<Entries, BO, TH, AW, std::tuple_size_v<Entries>> { using type = void; };
+template <class V, class T, int BO, int TH, int AW>
+struct registry_kernel<V, T, BO, TH, AW, std::size(V::configs)> { using type = void; };
 }  // namespace same_timer
 """
 
@@ -68,19 +65,14 @@ def shim_source(ids):
     for n, i in enumerate(ids):
         m = ID.match(i)
         if not m:
-            raise ValueError(f"'{i}' is not an id of {', '.join(VARIANTS)} (padtune list; the seed is not timed here)")
+            raise ValueError(f"'{i}' is not an instantiation id (padtune list)")
         dt, variant, bo, t, w = m.groups()
-        T = CTYPE[dt]
-        out.append(f"""namespace same_timer {{
-// The leading int takes the first comma of the list; the search starts after it.
-#define SAME_TIMER_ENTRY(BO, MT, W) , entry<BO, padtune::detail::{variant}_kernel<{T}, BO, MT, W>>
-using entries_{n} = std::tuple<int PADTUNE_{variant.upper()}_CONFIGS(SAME_TIMER_ENTRY)>;
-#undef SAME_TIMER_ENTRY
-}}  // namespace same_timer
-extern "C" int launch_{n}(const void* dy, void* dx, long long rows, long long L, long long pl, long long pr,
+        out.append(f"""extern "C" int launch_{n}(const void* dy, void* dx, long long rows, long long L, long long pl, long long pr,
                          void* stream) {{
-  using K = same_timer::registry_kernel<same_timer::entries_{n}, {bo}, {t}, {w}, 1>::type;
-  static_assert(!std::is_void_v<K>, "{i} is not in the registry (kernels/device/configs.cuh)");
+  using V = padtune::detail::{variant}_variant;
+  static_assert(!V::needs_zeroed_dx, "{i}: its variant needs dx zeroed first (the seed): not timed here");
+  using K = same_timer::registry_kernel<V, {CTYPE[dt]}, {bo}, {t}, {w}>::type;
+  static_assert(!std::is_void_v<K>, "{i} is not in the registry (its variant's configs, kernels/device)");
   padtune::problem p;
   p.dy = dy, p.dx = dx, p.B = 1, p.C = rows, p.L = L, p.pad_left = pl, p.pad_right = pr;
   p.type = padtune::dtype::{dt};
@@ -134,7 +126,7 @@ def main():
     for i in args.ids:
         m = ID.match(i)
         if not m or m.group(1) != args.dtype:
-            ap.error(f"'{i}' is not an id of dtype {args.dtype} of {', '.join(VARIANTS)} (padtune list; the seed, "
+            ap.error(f"'{i}' is not an instantiation id of dtype {args.dtype} (padtune list; the seed, "
                      "which needs dx zeroed, is not timed here)")
     if args.extra and not os.path.isfile(args.extra):
         ap.error(f"--extra {args.extra}: no such file")

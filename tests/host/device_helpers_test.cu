@@ -6,7 +6,10 @@
 #include <random>
 #include <vector>
 
-#include "common.cuh"
+#include "bits.cuh"
+#include "divmod.cuh"
+#include "pad_args.cuh"
+#include "plans.cuh"
 
 namespace padtune::detail {
 namespace {

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "../support/grid_stride_candidates.hpp"
-#include "common.cuh"
+#include "plans.cuh"
 
 namespace padtune::detail {
 namespace {

@@ -6,55 +6,66 @@
 #include <string>
 #include <string_view>
 
-#include "configs.cuh"
-#include "ewise.cuh"
-#include "flatvec.cuh"
-#include "launch.cuh"
 #include "padtune/dtype_of.hpp"
 #include "register.cuh"
-#include "rowelem.cuh"
-#include "rowtile.cuh"
-#include "seed.cuh"
-#include "staged.cuh"
+#include "variants.cuh"
 
 namespace padtune::test {
 namespace {
 
-/// REQUIRED: the configuration is one the registry compiles for every dtype (configs.cuh), so it
-/// cannot drop out of the test unseen.
-template <class K, class T, int BLOCK_OL, bool REQUIRED = false>
-void add(std::vector<candidate>& out, std::string_view variant) {
+/// The grid of the forced grid-stride launches: small, so that every problem of the edge suite with
+/// more blocks than this walks the loop.
+constexpr std::uint64_t grid_stride_test_blocks = 5;
+
+/// Configuration I of variant V, launched over the 64-bit plan by the grid-stride loop.
+/// REQUIRED: it is valid for every dtype, so it cannot drop out of the test unseen.
+template <class V, class T, std::size_t I, bool REQUIRED = false>
+void add(std::vector<candidate>& out) {
+  using K = detail::configured_kernel<V, T, I>;
   static_assert(!REQUIRED || K::valid, "a configuration the grid-stride test needs is not valid for this dtype");
   if constexpr (K::valid) {
-    out.push_back({detail::make_instantiation_id(dtype_of<T>(), variant, BLOCK_OL, K::threads, K::access_width) +
+    out.push_back({detail::make_instantiation_id(dtype_of<T>(), V::name, V::configs[I].block_ol, K::threads,
+                                                 K::access_width) +
                        std::string(grid_stride_suffix),
                    dtype_of<T>(), K::needs_zeroed_dx, [](const problem& p, backend b) -> std::string {
+                     const typename K::params plan = K::make_params(detail::make_pad_args(p));
                      if (b == backend::host) {
-                       detail::launch_host<K, false>(p);
+                       detail::run_host_blocks<K>(plan);
                        return "";
                      }
-                     const cudaError_t e = detail::launch_cuda<K, false>(p, nullptr);
+                     const cudaError_t e = detail::launch_cuda_grid_stride<K>(plan, grid_stride_test_blocks, nullptr);
                      return e == cudaSuccess ? "" : cudaGetErrorString(e);
                    }});
   }
 }
 
+template <class V, class T, std::size_t... I>
+void add_every_config(std::vector<candidate>& out, std::index_sequence<I...>) {
+  (add<V, T, I>(out), ...);
+}
+
+/// The configuration of V with the smallest tile.
+template <class V>
+constexpr std::size_t smallest_tile() {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < std::size(V::configs); ++i)
+    if (V::configs[i].block_ol < V::configs[best].block_ol) best = i;
+  return best;
+}
+
 template <class T>
 void add_all(std::vector<candidate>& out, backend b) {
   using namespace detail;
-#define PADTUNE_ADD(BLOCK_OL, MAX_THREADS, W) add<rowelem_kernel<T, BLOCK_OL, MAX_THREADS, W>, T, BLOCK_OL>(out, "rowelem");
-  PADTUNE_ROWELEM_CONFIGS(PADTUNE_ADD)
-#undef PADTUNE_ADD
+  // rowelem: every configuration, its 64-bit plan against its row grid (on both backends).
+  add_every_config<rowelem_variant, T>(out, std::make_index_sequence<std::size(rowelem_variant::configs)>{});
   if (b == backend::host) return;
-  // One configuration each, the smallest tile in configs.cuh, so that most shapes of the suite
-  // have more logical blocks than the grid and walk the loop (the loop is the launcher's, the
-  // same for every configuration of a variant).
-  add<seed_kernel<T, 64, 256, 0>, T, 64, true>(out, "seed");
-  add<rowtile_kernel<T, 64, 256, 16>, T, 64, true>(out, "rowtile");
-  add<flat_kernel<T, 64, 256, 16>, T, 64, true>(out, "flat");
-  add<flatvec_kernel<T, 64, 256, 16>, T, 64, true>(out, "flatvec");
-  add<ewise_kernel<T, 64, 64, 0>, T, 64, true>(out, "ewise");
-  add<staged_kernel<T, 256, 64, 16>, T, 256, true>(out, "staged");
+  // Every other variant: its smallest tile, so that most shapes of the suite have more logical
+  // blocks than the grid and walk the loop (the loop is the launcher's, the same for every
+  // configuration of a variant).
+  for_each_variant([&](auto d) {
+    using V = decltype(d);
+    if constexpr (!std::is_same_v<V, rowelem_variant>) add<V, T, smallest_tile<V>(), true>(out);
+  });
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "padtune/detail/input.hpp"
 #include "padtune/registry.hpp"
 
 namespace padtune::cli {
@@ -14,14 +15,39 @@ namespace {
 struct list_options {
   std::string filter;
   bool json = false;
+  bool variants = false;
 };
 
+/// The variants as their descriptions say (kernels/device/variants.cuh): what scripts read instead of
+/// keeping a list of their own.
+int run_list_variants(const list_options& o) {
+  if (o.json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const variant_info& v : variants()) {
+      std::size_t count = 0;
+      for (const instantiation& i : registry()) count += i.variant == v.name;
+      out.push_back({{"name", v.name},
+                     {"idea", v.idea},
+                     {"needs_zeroed_dx", v.needs_zeroed_dx},
+                     {"takes_width", v.takes_width},
+                     {"instantiations", count},
+                     {"template", fmt::format("padtune::detail::{}_variant::kernel<T, BLOCK_OL, MAX_THREADS, W>", v.name)}});
+    }
+    fmt::print("{}\n", out.dump(2));
+    return exit_ok;
+  }
+  for (const variant_info& v : variants())
+    fmt::print("{:<8} {}{}\n", v.name, v.idea, v.needs_zeroed_dx ? " (needs dx zeroed)" : "");
+  return exit_ok;
+}
+
 int run_list(const list_options& o) {
+  if (o.variants) return run_list_variants(o);
   std::regex re;
   try {
     re = std::regex(o.filter.empty() ? ".*" : o.filter, std::regex::ECMAScript);
   } catch (const std::regex_error& e) {
-    fmt::print(stderr, "padtune list: --filter '{}' is not a valid regular expression: {}\n", o.filter, e.what());
+    fmt::print(stderr, "padtune list: --filter '{}' is not a valid regular expression: {}\n", printable(o.filter), e.what());
     return exit_bad_input;  // as in tune
   }
   std::vector<const instantiation*> chosen;
@@ -58,6 +84,7 @@ void add_list_command(CLI::App& app, int* result) {
   CLI::App* cmd = app.add_subcommand("list", "Print every compiled instantiation");
   cmd->add_option("--filter", opts->filter, "Only ids that match this regular expression (ECMAScript)");
   cmd->add_flag("--json", opts->json, "Print JSON instead of a table");
+  cmd->add_flag("--variants", opts->variants, "Print the variants of the family instead of the instantiations");
   cmd->callback([opts, result] { *result = run_list(*opts); });
 }
 

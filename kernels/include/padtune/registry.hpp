@@ -2,6 +2,7 @@
 /// The registry of every compiled instantiation of the kernel family (kernels/device/configs.cuh).
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -34,6 +35,29 @@ struct instantiation {
   /// it cannot run. nullptr for the compiled instantiations, which need nothing.
   std::string (*prepare)(const instantiation&) = nullptr;
 };
+
+/// One variant of the family, as its description says (kernels/device/variants.cuh).
+struct variant_info {
+  std::string_view name;  ///< "seed", "rowtile", ...
+  std::string_view idea;  ///< the idea in one line
+  bool needs_zeroed_dx;   ///< whoever runs it zeroes dx first
+  bool takes_width;       ///< configurations choose an access width (else one element per access)
+  std::string_view rule;  ///< which configurations it accepts, in words
+};
+
+/// Every variant, in registry order.
+std::span<const variant_info> variants();
+
+/// The variant with this name, or nullptr.
+const variant_info* find_variant(std::string_view name);
+
+/// The built-in default's choice where no table serves a shape (variants.cuh: builtin_default):
+/// the long-row variant for rows of at least that many bytes, else the short-row one, each the
+/// compiled instantiation of `type` nearest to its tile with 16-byte accesses; chosen once per dtype.
+/// nullptr only for a value that names no dtype.
+const instantiation* builtin_default_instantiation(dtype type, std::int64_t L);
+/// The same choice in words, for explain.
+std::string builtin_default_reason(dtype type, std::int64_t L);
 
 /// Every instantiation, in a stable order (variant list order, then dtype, then parameters).
 std::span<const instantiation> registry();

@@ -10,12 +10,12 @@
 #include "fail.hpp"
 #include "hash.hpp"
 #include "padtune/error.hpp"
+#include "padtune/registry.hpp"
 #include "variant_rules.hpp"
 
 namespace padtune::jit {
 namespace {
 
-constexpr std::string_view variants[] = {"seed", "rowtile", "flat", "flatvec", "ewise", "staged", "rowelem"};
 constexpr int default_width = 16;
 const int default_max_threads = variant_choice{}.max_threads;
 // Beyond these the unrolled loops of a tile make compiles slow for no gain (the registry stops at 8192).
@@ -56,20 +56,27 @@ std::string_view embedded_source_text(std::string_view name) {
 
 }  // namespace detail
 
-std::span<const std::string_view> jit_variants() { return variants; }
+std::span<const std::string_view> jit_variants() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> v;
+    for (const variant_info& i : variants()) v.push_back(i.name);
+    return v;
+  }();
+  return names;
+}
 
 kernel::kernel(dtype type, std::int32_t pad_left, std::int32_t pad_right, std::int32_t block_ol, variant_choice choice)
     : type_(type), pad_left_(pad_left), pad_right_(pad_right), block_ol_(block_ol), choice_(std::move(choice)) {
   const std::string_view ctype = device_type(type);
   const int elem = int(size_of(type));
   const std::string& v = choice_.variant;
-  if (std::find(std::begin(variants), std::end(variants), v) == std::end(variants))
-    refuse(fmt::format("unknown JIT variant '{}': one of {}", v, fmt::join(variants, ", ")));
+  const variant_info* info = find_variant(v);
+  if (!info) refuse(fmt::format("unknown JIT variant '{}': one of {}", v, fmt::join(jit_variants(), ", ")));
   if (block_ol < 1 || block_ol > max_block_ol)
     refuse(fmt::format("BLOCK_OL {} is outside 1..{}", block_ol, max_block_ol));
   if (choice_.max_threads < 1 || choice_.max_threads > max_max_threads)
     refuse(fmt::format("max_threads {} is outside 1..{}", choice_.max_threads, max_max_threads));
-  if (v == "seed" || v == "ewise" || v == "rowelem") choice_.width = 0;  // one element per access, whatever was asked
+  if (!info->takes_width) choice_.width = 0;  // one element per access, whatever was asked
   else if (choice_.width == 0) choice_.width = default_width;
   const detail::variant_shape shape = detail::shape_of(v, elem, block_ol, choice_.max_threads, choice_.width);
   if (!shape.valid)
@@ -79,8 +86,10 @@ kernel::kernel(dtype type, std::int32_t pad_left, std::int32_t pad_right, std::i
   access_width_ = shape.access_width;
   needs_zeroed_dx_ = shape.needs_zeroed_dx;
 
+  // The seed's own id (the Rust object's) where the seed runs as the seed does: the first variant
+  // of the family at the default thread count.
   const bool seed_defaults =
-      v == "seed" && threads_ == detail::shape_of(v, elem, block_ol, default_max_threads, 0).threads;
+      v == variants().front().name && threads_ == detail::shape_of(v, elem, block_ol, default_max_threads, 0).threads;
   id_ = fmt::format("{}__{}__{}__{}__{}", name_, name_of(type), pad_left, pad_right, block_ol);
   if (!seed_defaults) id_ += fmt::format("__{}__t{}__w{}", v, threads_, access_width_);
 

@@ -6,7 +6,7 @@
 /// The table is looked up once per device, in this order: an explicit path (set_results_path) or
 /// the PADTUNE_RESULTS environment variable, if it is a table of this device model; the tables embedded at build time from results/*.json
 /// for this device model; an embedded table of the same compute capability; the built-in default
-/// (rowtile for rows of 256 bytes or more, flat below). Lookup never fails: a bad file is reported
+/// (kernels/device/variants.cuh: one variant for long rows, one for short ones). Lookup never fails: a bad file is reported
 /// once on stderr and the next source is used.
 #include <cuda_runtime_api.h>
 

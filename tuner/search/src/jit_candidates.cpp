@@ -147,7 +147,7 @@ std::vector<jit::kernel> plan_jit_twins(dtype type, const std::vector<const inst
         jit::kernel k(type, std::int32_t(pl), std::int32_t(pr), i->block_ol,
                       {std::string(i->variant), i->threads, i->access_width});
         // A twin or nothing: the JIT may plan other threads or widths for the same parameters.
-        if (k.threads() != i->threads || (k.variant() != "seed" && k.access_width() != i->access_width)) continue;
+        if (k.threads() != i->threads || k.access_width() != i->access_width) continue;
         if (std::int64_t(k.pad_left()) != pl || std::int64_t(k.pad_right()) != pr) continue;  // pads beyond int32
         if (ids.insert(k.id()).second) out.push_back(std::move(k));
       } catch (const std::exception&) {

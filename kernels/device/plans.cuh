@@ -1,0 +1,63 @@
+#pragma once
+// Plans shared by the variants that give a block one (row, tile): the 64-bit plan the grid-stride
+// loop walks, and the direct row grid with 32-bit parameters.
+#include "divmod.cuh"
+#include "pad_args.cuh"
+
+namespace padtune::detail {
+
+/// Tiles and blocks of a variant that walks (row, tile) pairs: seed and rowtile.
+struct tiled_params {
+  pad_args a;
+  fast_divmod tiles;  ///< tiles per row
+  std::uint64_t num_blocks = 0;
+};
+
+/// One block per (row, tile of BLOCK_OL dx elements): rowtile and rowelem.
+PADTUNE_HD tiled_params plan_rowtile(const pad_args& a, int block_ol) {
+  tiled_params p;
+  p.a = a;
+  const std::uint64_t tiles = ceil_div(a.L, block_ol);
+  p.tiles = fast_divmod(tiles ? tiles : 1);
+  p.num_blocks = std::uint64_t(a.rows) * tiles;
+  return p;
+}
+
+/// The direct launch of a variant with a block per (row, tile): block (x, y, z) is tile x of row
+/// z * gridDim.y + y, so a block finds its work in its index (no division, no grid-stride loop),
+/// and with 32-bit sizes the parameters fit the 48 bytes of the first 64-byte constant line a
+/// kernel reads (on sm_90 they start at c[0x0][0x210]). L2-cold, each of those costs time before
+/// the first load of a small problem (docs/performance-notes.md v12-v13).
+struct row_grid_params {
+  std::uintptr_t dy_row0 = 0;  ///< address of dy element pad_left: row 0's source of dx element 0 (maybe outside dy)
+  byte* dx = nullptr;
+  std::uint32_t rows = 0, L = 0, OL = 0;
+  std::int32_t valid_begin = 0, valid_end = 0;  ///< as in pad_args, in [0, L]
+};
+static_assert(sizeof(row_grid_params) <= 48, "the parameters of a direct launch fit one constant line");
+
+/// The direct grid: (tiles, rows_y, rows_z) blocks, rows_y * rows_z >= rows (the blocks past the
+/// last row return at once).
+struct row_grid {
+  row_grid_params p;
+  std::uint32_t tiles = 0, rows_y = 0, rows_z = 0;
+};
+
+/// False where a size needs 64 bits (a row of 2^31 elements or more, more than 65535^2 rows, OL
+/// of 2^32 or more): the variant's grid-stride launch takes those. True with tiles = 0 where there
+/// is nothing to do.
+PADTUNE_HD bool plan_row_grid(const pad_args& a, int block_ol, int elem, row_grid& g) {
+  constexpr std::int64_t max_y = 65535;  // and max z: CUDA's limit on gridDim.y and gridDim.z
+  if (a.rows > max_y * max_y || a.L > 0x7fffffff - block_ol || a.OL > 0xffffffffll) return false;
+  g = row_grid{};
+  if (a.rows == 0 || a.L == 0) return true;
+  g.p.dy_row0 = std::uintptr_t(a.dy) + std::uintptr_t(a.pad_left) * std::uintptr_t(elem);  // modulo 2^64
+  g.p.dx = a.dx;
+  g.p.rows = std::uint32_t(a.rows), g.p.L = std::uint32_t(a.L), g.p.OL = std::uint32_t(a.OL);
+  g.p.valid_begin = std::int32_t(a.valid_begin), g.p.valid_end = std::int32_t(a.valid_end);
+  g.tiles = std::uint32_t(ceil_div(a.L, block_ol));
+  g.rows_y = std::uint32_t(a.rows < max_y ? a.rows : max_y);
+  g.rows_z = std::uint32_t(ceil_div(a.rows, g.rows_y));
+  return true;
+}
+}  // namespace padtune::detail
