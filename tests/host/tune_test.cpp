@@ -6,6 +6,7 @@
 #include <fstream>
 #include <set>
 
+#include "padtune/store/errors.hpp"
 #include "padtune/store/file_lock.hpp"
 #include "quick_tune.hpp"
 #include "padtune/search/tune.hpp"
