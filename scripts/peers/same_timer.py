@@ -8,11 +8,11 @@ The peers' table compares ratios that each timer takes against its own copy; on 
 the two timers' copies differ by several percent, as much as the gaps between the kernels. Here the
 copy, every padtune instantiation named and every Triton configuration (autotuned, then each pinned)
 share the flush, the spin and the events. padtune's kernels are compiled for this GPU by nvcc from
-the working tree's kernels/device (each id's template arguments are the registry's, found in
-configs.cuh; an id not in the registry does not compile) and launched through the library's
-launch_cuda, by ctypes on PyTorch's stream: the templates the library builds, not the binary a
-results file was measured with. Each output is checked bit for bit against the contract (dx
-poisoned twice, guard bytes around it) before the timing and after it.
+the working tree's kernels/device (each id's template arguments are the registry's, found among its
+variant's configs, kernels/device/variants.cuh; an id not in the registry does not compile) and
+launched through the library's launch_cuda, by ctypes on PyTorch's stream: the templates the
+library builds, not the binary a results file was measured with. Each output is checked bit for
+bit against the contract (dx poisoned twice, guard bytes around it) before the timing and after it.
 
 --extra FILE.cu adds experimental kernels to the same comparison: every function of FILE declared
 `extern "C" int same_timer_NAME(const void* dy, void* dx, long long rows, long long L, long long

@@ -53,10 +53,10 @@ class kernel {
   /// A copy whose kernel template is `text` instead of the embedded one (an edit to try without a
   /// rebuild, or a test's broken source); the entry point, source and hash follow. The launch still
   /// sizes its grid from the embedded plan (at most its logical blocks), and every block of the grid
-  /// runs at least once (run_grid in common.cuh): an edit must keep the plan's block count, or it
+  /// runs at least once (run_grid in grid_walk.cuh): an edit must keep the plan's block count, or it
   /// runs blocks that its own plan does not have.
   kernel with_kernel_source(std::string text) const;
-  /// The files source() #includes (common.cuh, jit_entry.cuh, ...), for NVRTC.
+  /// The files source() #includes (grid_walk.cuh, jit_entry.cuh, ...), for NVRTC.
   std::span<const header> headers() const;
 
   dtype type() const { return type_; }
