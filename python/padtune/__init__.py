@@ -1,0 +1,23 @@
+"""padtune for PyTorch: the backward of 1-D constant padding through padtune's tuned kernels.
+
+    import padtune
+    y = padtune.constant_pad1d(x, 3, 5)          # forward by PyTorch, backward by padtune
+    pad = padtune.nn.ConstantPad1d((3, 5))        # a drop-in for torch.nn.ConstantPad1d
+    dx = padtune.ops.constant_pad1d_backward(dy, 3, 5)   # the op itself
+    print(padtune.explain(dy, 3, 5))              # which kernel, from which table, and why
+
+docs/python.md has the details: dtypes, strides, streams, CUDA graphs, torch.compile, tuning.
+"""
+from . import nn, ops
+from ._tools import explain, set_results_path, tune, version
+
+__version__ = version()
+
+
+def constant_pad1d(x, pad_left: int, pad_right: int, value: float = 0.0):
+    """Pads x's last dimension with `value` (negative pads crop), like
+    torch.nn.functional.pad(x, (pad_left, pad_right), value=value); the backward is padtune's."""
+    return ops.constant_pad1d(x, pad_left, pad_right, float(value))
+
+
+__all__ = ["constant_pad1d", "explain", "nn", "ops", "set_results_path", "tune", "version", "__version__"]

@@ -1,0 +1,86 @@
+"""What the padtune tool does, from Python: explain a dispatch, tune a GPU, choose a table."""
+import os
+import shutil
+import subprocess
+import sys
+
+import torch
+
+from . import _native
+
+
+def explain(dy, pad_left: int, pad_right: int, dtype=None, device=None) -> str:
+    """Which kernel padtune runs for this backward, and why (the table, the bucket, the reason).
+
+    dy is a tensor (its shape, dtype, device and strides decide, as in the op), or a shape: a tuple
+    whose last element is OL, with `dtype` (default float32) and `device` ("cuda" or "cpu", default
+    "cuda"). Like `padtune explain --shape B,C,L,PL,PR` on the command line.
+    """
+    if isinstance(dy, torch.Tensor):
+        return torch.ops.padtune.explain.default(dy, int(pad_left), int(pad_right))
+    shape = tuple(int(s) for s in dy)
+    if not shape:
+        raise ValueError("padtune.explain: the shape has no dimension to pad")
+    dtype = torch.float32 if dtype is None else dtype
+    if dtype not in _native.DTYPES:
+        raise TypeError(f"padtune.explain: dtype {dtype}; padtune takes float32, float64, float16 and bfloat16")
+    kind = torch.device(device if device is not None else "cuda").type
+    if kind not in ("cuda", "cpu"):
+        raise ValueError(f"padtune.explain: device {device}; padtune runs cuda and cpu")
+    rows = 1
+    for s in shape[:-1]:
+        rows *= s
+    L = shape[-1] - int(pad_left) - int(pad_right)
+    text = _native.lib.padtune_explain(1, rows, L, int(pad_left), int(pad_right), _native.DTYPES[dtype],
+                                       0 if kind == "cuda" else 1)
+    if text is None:
+        raise ValueError(f"padtune.explain: {_native.last_error()}")
+    return text.decode()
+
+
+def set_results_path(path=None, any_device: bool = False) -> None:
+    """Use this results table (a `padtune tune` output) from now on; None returns to the default
+    lookup (PADTUNE_RESULTS, then the tables built into the package). A table of another GPU model is
+    passed over unless any_device. Call it before other threads run padtune ops."""
+    raw = os.fsencode(path) if path else None
+    if _native.lib.padtune_set_results_path(raw, int(bool(any_device))) != 0:
+        raise ValueError(f"padtune.set_results_path: {_native.last_error()}")
+
+
+def cli() -> str:
+    """The padtune tool: PADTUNE_CLI, else the one installed with this package, else on PATH."""
+    candidates = [os.environ.get("PADTUNE_CLI"), os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "padtune"),
+                  shutil.which("padtune")]
+    for c in candidates:
+        if c and os.access(c, os.X_OK):
+            return c
+    raise FileNotFoundError("padtune: the padtune tool is not installed with this package and not on PATH "
+                            "(set PADTUNE_CLI to build/gpu/tuner/padtune)")
+
+
+def tune(*args: str, results_dir=None, backend: str = "cuda", use: bool = True) -> str:
+    """Runs `padtune tune --backend BACKEND --results-dir RESULTS_DIR ARGS...` (progress on stderr) and
+    returns the table it wrote; with `use`, padtune ops take that table from now on.
+
+    args are the tool's own options, e.g. tune("--dtype", "bf16", "--budget", "60") or
+    tune("--sizes", "shapes.txt"). results_dir defaults to ./padtune-results. Raises
+    subprocess.CalledProcessError when the tool fails (exit 2: a bad option, 3: rejected input,
+    130: interrupted; its message is on stderr).
+    """
+    results_dir = os.path.abspath(results_dir or "padtune-results")
+    cmd = [cli(), "tune", "--backend", backend, "--results-dir", results_dir, *map(str, args)]
+    done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        raise subprocess.CalledProcessError(done.returncode, cmd, done.stdout)
+    sys.stdout.write(done.stdout)
+    tables = sorted((os.path.join(results_dir, f) for f in os.listdir(results_dir)
+                     if f.endswith(".json") and not f.endswith(".cache.json")), key=os.path.getmtime)
+    if not tables:
+        raise RuntimeError(f"padtune.tune: the tool wrote no table into {results_dir}")
+    if use:
+        set_results_path(tables[-1], any_device=(backend == "host"))
+    return tables[-1]
+
+
+def version() -> str:
+    return _native.lib.padtune_version().decode()

@@ -1,0 +1,87 @@
+#include "layout.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace padtune::torch_ext {
+namespace {
+
+/// dy's dims, outermost in memory first: a stable sort by stride, so that C++ and the fake
+/// implementation (padtune/_meta.py, which sorts the same way) give dx the same strides.
+std::vector<std::int64_t> memory_order(const at::Tensor& dy) {
+  std::vector<std::int64_t> order(static_cast<std::size_t>(dy.dim()));
+  std::iota(order.begin(), order.end(), 0);
+  const auto strides = dy.strides();
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return strides[a] > strides[b]; });
+  return order;
+}
+
+plan dense(const at::Tensor& dy, std::vector<std::int64_t> order, std::int64_t pad_left, std::int64_t pad_right,
+           plan::kind how) {
+  const std::int64_t last = dy.dim() - 1;
+  const auto at_last = std::find(order.begin(), order.end(), last);
+  std::int64_t rows = 1, inner = 1;
+  for (auto d = order.begin(); d != at_last; ++d) rows *= dy.size(*d);
+  for (auto d = at_last + 1; d != order.end(); ++d) inner *= dy.size(*d);
+  const std::int64_t OL = dy.size(last);
+  plan p;
+  p.how = how;
+  p.rows = rows;
+  p.row = OL * inner;
+  p.L = (OL - pad_left - pad_right) * inner;
+  p.pad_left = pad_left * inner;
+  p.pad_right = pad_right * inner;
+  p.dx_order = std::move(order);
+  return p;
+}
+
+}  // namespace
+
+plan plan_for(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right) {
+  const std::int64_t n = dy.dim(), last = n - 1;
+  std::vector<std::int64_t> identity(static_cast<std::size_t>(n));
+  std::iota(identity.begin(), identity.end(), 0);
+  if (dy.is_contiguous()) return dense(dy, identity, pad_left, pad_right, plan::kind::dense);
+  if (dy.is_non_overlapping_and_dense()) return dense(dy, memory_order(dy), pad_left, pad_right, plan::kind::dense);
+
+  // Pitched: unit stride along the row, and the leading dims (size-1 ones aside) one walk of rows.
+  const std::int64_t OL = dy.size(last);
+  std::int64_t rows = 1, pitch = -1, expected = -1;
+  bool walk = dy.stride(last) == 1 || OL == 1;
+  for (std::int64_t d = last - 1; walk && d >= 0; --d) {
+    if (dy.size(d) == 1) continue;
+    if (pitch < 0) {
+      pitch = dy.stride(d);
+      walk = pitch >= OL;
+    } else {
+      walk = dy.stride(d) == expected;
+    }
+    expected = dy.stride(d) * dy.size(d);
+    rows *= dy.size(d);
+  }
+  if (walk && pitch > 0) {
+    // Rows of `pitch` elements starting `off` before dy's first: inside the storage, and reading
+    // none of the storage's other elements where the contract wants zeros.
+    const std::int64_t item = std::int64_t(dy.element_size());
+    const std::int64_t storage = std::int64_t(dy.storage().nbytes()) / item, first = dy.storage_offset();
+    const std::int64_t off = std::max<std::int64_t>(0, first + rows * pitch - storage);
+    const bool inside = off <= first && off <= pitch - OL;
+    const bool same_zeros = (pad_left >= 0 || off == 0) && (pad_right >= 0 || off == pitch - OL);
+    if (inside && same_zeros) {
+      plan p;
+      p.how = plan::kind::pitched;
+      p.rows = rows;
+      p.row = pitch;
+      p.L = OL - pad_left - pad_right;
+      p.pad_left = pad_left + off;
+      p.pad_right = pitch - OL - off + pad_right;
+      p.dy_offset = -off;
+      p.dx_order = identity;
+      return p;
+    }
+  }
+  plan p = dense(dy, identity, pad_left, pad_right, plan::kind::copy);
+  return p;
+}
+
+}  // namespace padtune::torch_ext

@@ -1,0 +1,30 @@
+#pragma once
+// How a dy tensor that PyTorch hands over maps onto padtune's problem (contiguous rows of OL
+// elements, dx rows of L), without a copy where the memory allows it.
+#include <ATen/core/Tensor.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace padtune::torch_ext {
+
+/// The problem to run for one call: dy_data (possibly before dy's first element) read as `rows`
+/// rows of `row` elements, with these pads; dx written as `rows` rows of `L'` contiguous elements
+/// in the memory order `dx_order` (outermost dimension first, as at::empty_permuted takes it).
+struct plan {
+  enum class kind { dense, pitched, copy } how = kind::copy;
+  std::int64_t rows = 0, row = 0, L = 0, pad_left = 0, pad_right = 0;  ///< the problem, in elements
+  std::int64_t dy_offset = 0;  ///< elements between dy.data_ptr() and where the problem's dy starts (<= 0)
+  std::vector<std::int64_t> dx_order;  ///< dims of dx, outermost first
+};
+
+/// The plan for dy (last dimension OL = pad_left + L + pad_right, L >= 0 already checked):
+///  dense   dy's memory is a permutation of a contiguous tensor (contiguous, channels-last): with I
+///          the elements of the dims stored inside the last one, rows of OL*I and pads times I;
+///  pitched the last dim has stride 1 and the other dims walk rows at one pitch P >= OL (a narrow,
+///          a slice, a piece of cat's backward): rows of P, read from the storage around dy, when
+///          that stays inside dy's storage and gives the same zeros;
+///  copy    anything else: the caller makes dy contiguous (dense, I = 1).
+plan plan_for(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right);
+
+}  // namespace padtune::torch_ext

@@ -1,0 +1,166 @@
+// The padtune torch library: the ops' schemas, their CPU kernels (padtune's host backend) and their
+// autograd, all in C++ so that a backward step costs no Python. CUDA kernels: cuda_ops.cpp.
+//
+//   padtune::constant_pad1d_backward(Tensor dy, SymInt pad_left, SymInt pad_right) -> Tensor
+//   padtune::constant_pad1d(Tensor x, SymInt pad_left, SymInt pad_right, float value=0.) -> Tensor
+//
+// constant_pad1d's forward is PyTorch's (aten::constant_pad_nd); its backward is padtune's op.
+#include "ops.hpp"
+
+#include <ATen/ATen.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <c10/core/impl/LocalDispatchKeySet.h>
+#include <torch/csrc/autograd/custom_function.h>
+#include <torch/library.h>
+
+#include <c10/core/DeviceGuard.h>
+
+#include <sstream>
+#include <string>
+
+#include "layout.hpp"
+
+namespace padtune::torch_ext {
+namespace {
+
+padtune_dtype dtype_of(at::ScalarType type) {
+  switch (type) {
+    case at::kFloat: return PADTUNE_F32;
+    case at::kDouble: return PADTUNE_F64;
+    case at::kHalf: return PADTUNE_F16;
+    case at::kBFloat16: return PADTUNE_BF16;
+    default:
+      TORCH_CHECK_TYPE(false, "padtune.ops.constant_pad1d_backward: dy has dtype ", type,
+                       "; padtune takes float32, float64, float16 and bfloat16");
+  }
+}
+
+}  // namespace
+
+at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right,
+                                   padtune_backend backend, void* stream) {
+  TORCH_CHECK_VALUE(dy.dim() >= 1, "padtune.ops.constant_pad1d_backward: dy is a scalar; its last dimension is the padded one");
+  const std::int64_t OL = dy.size(-1), L = OL - pad_left - pad_right;
+  TORCH_CHECK_VALUE(L >= 0, "padtune.ops.constant_pad1d_backward: dy's last dimension has ", OL,
+                    " elements, fewer than pad_left + pad_right = ", pad_left, " + ", pad_right);
+  const padtune_dtype type = dtype_of(dy.scalar_type());
+  const plan p = plan_for(dy, pad_left, pad_right);
+  std::vector<std::int64_t> sizes(dy.sizes().begin(), dy.sizes().end());
+  sizes.back() = L;
+  at::Tensor dx = at::empty_permuted(sizes, p.dx_order, dy.options());
+  if (dx.numel() == 0) return dx;
+  if (dy.numel() == 0) return dx.zero_();  // OL == 0: nothing to read, every element is padding
+  const at::Tensor src = p.how == plan::kind::copy ? dy.contiguous() : dy;
+  const char* base = static_cast<const char*>(src.const_data_ptr()) + p.dy_offset * std::int64_t(src.element_size());
+  const padtune_status s =
+      padtune_dispatch(backend, base, dx.data_ptr(), 1, p.rows, p.L, p.pad_left, p.pad_right, type, stream);
+  TORCH_CHECK(s == PADTUNE_OK, "padtune.ops.constant_pad1d_backward: ", padtune_status_name(s), ": ", padtune_last_error());
+  return dx;
+}
+
+namespace {
+
+/// What padtune would run for this dy: the layout plan, then the dispatcher's own explanation.
+std::string explain(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right) {
+  TORCH_CHECK_VALUE(dy.dim() >= 1, "padtune.explain: dy is a scalar; its last dimension is the padded one");
+  const std::int64_t OL = dy.size(-1);
+  TORCH_CHECK_VALUE(OL - pad_left - pad_right >= 0, "padtune.explain: dy's last dimension has ", OL,
+                    " elements, fewer than pad_left + pad_right = ", pad_left, " + ", pad_right);
+  TORCH_CHECK_VALUE(dy.is_cuda() || dy.is_cpu(), "padtune.explain: dy is on ", dy.device(), "; padtune runs CUDA and CPU tensors");
+  const plan p = plan_for(dy, pad_left, pad_right);
+  const char* how = p.how == plan::kind::dense ? "in place (dense)" : p.how == plan::kind::pitched ? "in place (rows at a pitch)"
+                                                                                                 : "copied to contiguous first";
+  const c10::DeviceGuard device(dy.device());
+  const char* text = padtune_explain(1, p.rows, p.L, p.pad_left, p.pad_right, dtype_of(dy.scalar_type()),
+                                     dy.is_cuda() ? PADTUNE_BACKEND_CUDA : PADTUNE_BACKEND_HOST);
+  TORCH_CHECK(text, "padtune.explain: ", padtune_last_error());
+  std::ostringstream out;
+  out << "dy: " << how << "\nproblem: rows " << p.rows << ", row " << p.row << ", L " << p.L << ", pad_left " << p.pad_left
+      << ", pad_right " << p.pad_right << "\n" << text;
+  return out.str();
+}
+
+at::Tensor backward_cpu(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right) {
+  return constant_pad1d_backward(dy, pad_left, pad_right, PADTUNE_BACKEND_HOST, nullptr);
+}
+
+at::Tensor pad_forward(const at::Tensor& x, std::int64_t pad_left, std::int64_t pad_right, double value) {
+  TORCH_CHECK_VALUE(x.dim() >= 1, "padtune.constant_pad1d: x is a scalar; its last dimension is the padded one");
+  return at::constant_pad_nd(x, {pad_left, pad_right}, value);
+}
+
+const auto& backward_op() {
+  static const auto op = c10::Dispatcher::singleton()
+                             .findSchemaOrThrow("padtune::constant_pad1d_backward", "")
+                             .typed<at::Tensor(const at::Tensor&, c10::SymInt, c10::SymInt)>();
+  return op;
+}
+
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+/// x -> pad: PyTorch's forward, padtune's backward.
+struct Pad1d : torch::autograd::Function<Pad1d> {
+  static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x, c10::SymInt pad_left, c10::SymInt pad_right,
+                            double value) {
+    TORCH_CHECK_VALUE(x.dim() >= 1, "padtune.constant_pad1d: x is a scalar; its last dimension is the padded one");
+    ctx->saved_data["pad_left"] = pad_left;
+    ctx->saved_data["pad_right"] = pad_right;
+    at::AutoDispatchBelowADInplaceOrView guard;
+    return at::constant_pad_nd_symint(x, {pad_left, pad_right}, value);
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const at::Tensor& dy = grads[0];
+    if (!dy.defined()) return {at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
+    return {backward_op().call(dy, ctx->saved_data["pad_left"].toSymInt(), ctx->saved_data["pad_right"].toSymInt()),
+            at::Tensor(), at::Tensor(), at::Tensor()};
+  }
+};
+
+/// dy -> dx is linear: its own backward pads (double backward, gradgradcheck).
+struct Pad1dBackward : torch::autograd::Function<Pad1dBackward> {
+  static at::Tensor forward(AutogradContext* ctx, const at::Tensor& dy, c10::SymInt pad_left, c10::SymInt pad_right) {
+    ctx->saved_data["pad_left"] = pad_left;
+    ctx->saved_data["pad_right"] = pad_right;
+    at::AutoDispatchBelowADInplaceOrView guard;
+    return backward_op().call(dy, pad_left, pad_right);
+  }
+  static variable_list backward(AutogradContext* ctx, variable_list grads) {
+    const at::Tensor& g = grads[0];
+    if (!g.defined()) return {at::Tensor(), at::Tensor(), at::Tensor()};
+    const c10::SymInt pad_left = ctx->saved_data["pad_left"].toSymInt(), pad_right = ctx->saved_data["pad_right"].toSymInt();
+    return {at::constant_pad_nd_symint(g, {pad_left, pad_right}, 0), at::Tensor(), at::Tensor()};
+  }
+};
+
+at::Tensor pad_autograd(const at::Tensor& x, c10::SymInt pad_left, c10::SymInt pad_right, double value) {
+  return Pad1d::apply(x, std::move(pad_left), std::move(pad_right), value);
+}
+
+at::Tensor backward_autograd(const at::Tensor& dy, c10::SymInt pad_left, c10::SymInt pad_right) {
+  // The common case, a backward step (grad mode off): no graph node to make.
+  if (!at::GradMode::is_enabled() || !dy.requires_grad()) {
+    at::AutoDispatchBelowADInplaceOrView guard;
+    return backward_op().call(dy, std::move(pad_left), std::move(pad_right));
+  }
+  return Pad1dBackward::apply(dy, std::move(pad_left), std::move(pad_right));
+}
+
+}  // namespace
+}  // namespace padtune::torch_ext
+
+TORCH_LIBRARY(padtune, m) {
+  m.def("constant_pad1d_backward(Tensor dy, SymInt pad_left, SymInt pad_right) -> Tensor");
+  m.def("constant_pad1d(Tensor x, SymInt pad_left, SymInt pad_right, float value=0.) -> Tensor");
+  m.def("explain(Tensor dy, int pad_left, int pad_right) -> str", &padtune::torch_ext::explain);
+}
+
+TORCH_LIBRARY_IMPL(padtune, CPU, m) {
+  m.impl("constant_pad1d_backward", &padtune::torch_ext::backward_cpu);
+  m.impl("constant_pad1d", &padtune::torch_ext::pad_forward);
+}
+
+TORCH_LIBRARY_IMPL(padtune, Autograd, m) {
+  m.impl("constant_pad1d_backward", &padtune::torch_ext::backward_autograd);
+  m.impl("constant_pad1d", &padtune::torch_ext::pad_autograd);
+}
