@@ -134,6 +134,11 @@ struct Pad1dBackward : torch::autograd::Function<Pad1dBackward> {
 };
 
 at::Tensor pad_autograd(const at::Tensor& x, c10::SymInt pad_left, c10::SymInt pad_right, double value) {
+  if (!at::GradMode::is_enabled() || !x.requires_grad()) {  // inference: no graph node to make
+    TORCH_CHECK_VALUE(x.dim() >= 1, "padtune.constant_pad1d: x is a scalar; its last dimension is the padded one");
+    at::AutoDispatchBelowADInplaceOrView guard;
+    return at::constant_pad_nd_symint(x, {std::move(pad_left), std::move(pad_right)}, value);
+  }
   return Pad1d::apply(x, std::move(pad_left), std::move(pad_right), value);
 }
 
