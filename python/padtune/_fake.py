@@ -2,10 +2,14 @@
 dx's strides follow the ops' C++ rule (python/src/layout.cpp): dy's memory order when dy is
 non-overlapping and dense, else contiguous."""
 import torch
+import torch._prims_common as _prims
+
+# PyTorch 2.x renamed is_non_overlapping_and_dense to is_non_overlapping_and_dense_or_false.
+_dense = getattr(_prims, "is_non_overlapping_and_dense_or_false", None) or _prims.is_non_overlapping_and_dense
 
 
 def _dx_order(dy):
-    if dy.is_contiguous() or not torch._prims_common.is_non_overlapping_and_dense(dy):
+    if dy.is_contiguous() or not _dense(dy):
         return list(range(dy.dim()))
     strides = dy.stride()
     return sorted(range(dy.dim()), key=lambda d: -strides[d])  # stable, as std::stable_sort

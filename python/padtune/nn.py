@@ -13,10 +13,13 @@ class ConstantPad1d(torch.nn.Module):
 
     def __init__(self, padding, value: float = 0.0):
         super().__init__()
-        if isinstance(padding, int):
+        def is_int(p):
+            return isinstance(p, int) and not isinstance(p, bool)
+
+        if is_int(padding):
             padding = (padding, padding)
-        padding = tuple(padding)
-        if len(padding) != 2 or not all(isinstance(p, int) for p in padding):
+        padding = tuple(padding) if isinstance(padding, (tuple, list)) else (padding,)
+        if len(padding) != 2 or not all(is_int(p) for p in padding):
             raise ValueError(f"padtune.nn.ConstantPad1d: padding must be an int or two ints, got {padding!r}")
         self.padding = padding
         self.value = float(value)

@@ -7,7 +7,7 @@ namespace padtune::torch_ext {
 namespace {
 
 /// dy's dims, outermost in memory first: a stable sort by stride, so that C++ and the fake
-/// implementation (padtune/_meta.py, which sorts the same way) give dx the same strides.
+/// implementation (padtune/_fake.py, which sorts the same way) give dx the same strides.
 std::vector<std::int64_t> memory_order(const at::Tensor& dy) {
   std::vector<std::int64_t> order(static_cast<std::size_t>(dy.dim()));
   std::iota(order.begin(), order.end(), 0);

@@ -23,14 +23,14 @@
 namespace padtune::torch_ext {
 namespace {
 
-padtune_dtype dtype_of(at::ScalarType type) {
+padtune_dtype dtype_of(at::ScalarType type, const char* what) {
   switch (type) {
     case at::kFloat: return PADTUNE_F32;
     case at::kDouble: return PADTUNE_F64;
     case at::kHalf: return PADTUNE_F16;
     case at::kBFloat16: return PADTUNE_BF16;
     default:
-      TORCH_CHECK_TYPE(false, "padtune.ops.constant_pad1d_backward: dy has dtype ", type,
+      TORCH_CHECK_TYPE(false, what, ": dy has dtype ", type,
                        "; padtune takes float32, float64, float16 and bfloat16");
   }
 }
@@ -43,7 +43,7 @@ at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, 
   const std::int64_t OL = dy.size(-1), L = OL - pad_left - pad_right;
   TORCH_CHECK_VALUE(L >= 0, "padtune.ops.constant_pad1d_backward: dy's last dimension has ", OL,
                     " elements, fewer than pad_left + pad_right = ", pad_left, " + ", pad_right);
-  const padtune_dtype type = dtype_of(dy.scalar_type());
+  const padtune_dtype type = dtype_of(dy.scalar_type(), "padtune.ops.constant_pad1d_backward");
   const plan p = plan_for(dy, pad_left, pad_right);
   std::vector<std::int64_t> sizes(dy.sizes().begin(), dy.sizes().end());
   sizes.back() = L;
@@ -71,7 +71,7 @@ std::string explain(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pa
   const char* how = p.how == plan::kind::dense ? "in place (dense)" : p.how == plan::kind::pitched ? "in place (rows at a pitch)"
                                                                                                  : "copied to contiguous first";
   const c10::DeviceGuard device(dy.device());
-  const char* text = padtune_explain(1, p.rows, p.L, p.pad_left, p.pad_right, dtype_of(dy.scalar_type()),
+  const char* text = padtune_explain(1, p.rows, p.L, p.pad_left, p.pad_right, dtype_of(dy.scalar_type(), "padtune.explain"),
                                      dy.is_cuda() ? PADTUNE_BACKEND_CUDA : PADTUNE_BACKEND_HOST);
   TORCH_CHECK(text, "padtune.explain: ", padtune_last_error());
   std::ostringstream out;
