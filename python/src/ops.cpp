@@ -13,8 +13,6 @@
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
 
-#include <c10/core/DeviceGuard.h>
-
 #include <sstream>
 #include <string>
 
@@ -58,26 +56,28 @@ at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, 
   return dx;
 }
 
-namespace {
-
-/// What padtune would run for this dy: the layout plan, then the dispatcher's own explanation.
-std::string explain(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right) {
+std::string explain(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right, padtune_backend backend) {
   TORCH_CHECK_VALUE(dy.dim() >= 1, "padtune.explain: dy is a scalar; its last dimension is the padded one");
   const std::int64_t OL = dy.size(-1);
   TORCH_CHECK_VALUE(OL - pad_left - pad_right >= 0, "padtune.explain: dy's last dimension has ", OL,
                     " elements, fewer than pad_left + pad_right = ", pad_left, " + ", pad_right);
-  TORCH_CHECK_VALUE(dy.is_cuda() || dy.is_cpu(), "padtune.explain: dy is on ", dy.device(), "; padtune runs CUDA and CPU tensors");
+  const padtune_dtype type = dtype_of(dy.scalar_type(), "padtune.explain");
   const plan p = plan_for(dy, pad_left, pad_right);
-  const char* how = p.how == plan::kind::dense ? "in place (dense)" : p.how == plan::kind::pitched ? "in place (rows at a pitch)"
-                                                                                                 : "copied to contiguous first";
-  const c10::DeviceGuard device(dy.device());
-  const char* text = padtune_explain(1, p.rows, p.L, p.pad_left, p.pad_right, dtype_of(dy.scalar_type(), "padtune.explain"),
-                                     dy.is_cuda() ? PADTUNE_BACKEND_CUDA : PADTUNE_BACKEND_HOST);
+  const char* how = p.how == plan::kind::dense ? "in place (dense)"
+                    : p.how == plan::kind::pitched ? "in place (rows at a pitch)"
+                                                   : "copied to contiguous first";
+  const char* text = padtune_explain(1, p.rows, p.L, p.pad_left, p.pad_right, type, backend);
   TORCH_CHECK(text, "padtune.explain: ", padtune_last_error());
   std::ostringstream out;
   out << "dy: " << how << "\nproblem: rows " << p.rows << ", row " << p.row << ", L " << p.L << ", pad_left " << p.pad_left
       << ", pad_right " << p.pad_right << "\n" << text;
   return out.str();
+}
+
+namespace {
+
+std::string explain_cpu(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right) {
+  return explain(dy, pad_left, pad_right, PADTUNE_BACKEND_HOST);
 }
 
 at::Tensor backward_cpu(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right) {
@@ -157,12 +157,13 @@ at::Tensor backward_autograd(const at::Tensor& dy, c10::SymInt pad_left, c10::Sy
 TORCH_LIBRARY(padtune, m) {
   m.def("constant_pad1d_backward(Tensor dy, SymInt pad_left, SymInt pad_right) -> Tensor");
   m.def("constant_pad1d(Tensor x, SymInt pad_left, SymInt pad_right, float value=0.) -> Tensor");
-  m.def("explain(Tensor dy, int pad_left, int pad_right) -> str", &padtune::torch_ext::explain);
+  m.def("explain(Tensor dy, int pad_left, int pad_right) -> str");
 }
 
 TORCH_LIBRARY_IMPL(padtune, CPU, m) {
   m.impl("constant_pad1d_backward", &padtune::torch_ext::backward_cpu);
   m.impl("constant_pad1d", &padtune::torch_ext::pad_forward);
+  m.impl("explain", &padtune::torch_ext::explain_cpu);
 }
 
 TORCH_LIBRARY_IMPL(padtune, Autograd, m) {

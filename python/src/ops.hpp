@@ -3,6 +3,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
+#include <string>
 
 #include "padtune_c.h"
 
@@ -12,5 +13,9 @@ namespace padtune::torch_ext {
 /// Checks the pads and the dtype; makes dy contiguous only when no plan reads it in place.
 at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right,
                                    padtune_backend backend, void* stream);
+
+/// What padtune runs for dy (the layout plan, then the dispatcher's explain text); for CUDA, on
+/// the current device.
+std::string explain(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right, padtune_backend backend);
 
 }  // namespace padtune::torch_ext
