@@ -9,30 +9,48 @@ import torch
 from . import _native
 
 
+_HOW = {0: "in place (dense)", 1: "in place (rows at a pitch)", 2: "copied to contiguous first"}
+
+
 def explain(dy, pad_left: int, pad_right: int, dtype=None, device=None) -> str:
     """Which kernel padtune runs for this backward, and why (the table, the bucket, the reason).
 
-    dy is a tensor (its shape, dtype, device and strides decide, as in the op), or a shape: a tuple
-    whose last element is OL, with `dtype` (default float32) and `device` ("cuda" or "cpu", default
-    "cuda"). Like `padtune explain --shape B,C,L,PL,PR` on the command line.
+    dy is a tensor (its shape, dtype, device and strides decide, as in the op: the first line says
+    how its layout runs), or a shape: a tuple whose last element is OL, with `dtype` (default
+    float32) and `device` ("cuda" or "cpu", default "cuda"). Like `padtune explain --shape B,C,L,PL,PR`
+    on the command line.
     """
+    pad_left, pad_right = int(pad_left), int(pad_right)
     if isinstance(dy, torch.Tensor):
-        return torch.ops.padtune.explain.default(dy, int(pad_left), int(pad_right))
+        kind, rows, row, L, pl, pr, _, apart = torch.ops.padtune.describe.default(dy, pad_left, pad_right)
+        head = (f"dy: {_HOW[kind]}\nproblem: rows {rows}{' (the last one apart)' if apart else ''}, row {row}, "
+                f"L {L}, pad_left {pl}, pad_right {pr}\n")
+        return head + _explain_problem(rows, L, pl, pr, dy.dtype, dy.device)
     shape = tuple(int(s) for s in dy)
     if not shape:
         raise ValueError("padtune.explain: the shape has no dimension to pad")
-    dtype = torch.float32 if dtype is None else dtype
-    if dtype not in _native.DTYPES:
-        raise TypeError(f"padtune.explain: dtype {dtype}; padtune takes float32, float64, float16 and bfloat16")
-    kind = torch.device(device if device is not None else "cuda").type
-    if kind not in ("cuda", "cpu"):
-        raise ValueError(f"padtune.explain: device {device}; padtune runs cuda and cpu")
     rows = 1
     for s in shape[:-1]:
         rows *= s
-    L = shape[-1] - int(pad_left) - int(pad_right)
-    text = _native.lib.padtune_explain(1, rows, L, int(pad_left), int(pad_right), _native.DTYPES[dtype],
-                                       0 if kind == "cuda" else 1)
+    return _explain_problem(rows, shape[-1] - pad_left - pad_right, pad_left, pad_right,
+                            torch.float32 if dtype is None else dtype, torch.device(device if device is not None else "cuda"))
+
+
+def _explain_problem(rows, L, pad_left, pad_right, dtype, device) -> str:
+    if dtype not in _native.DTYPES:
+        raise TypeError(f"padtune.explain: dtype {dtype}; padtune takes float32, float64, float16 and bfloat16")
+    if device.type not in ("cuda", "cpu"):
+        raise ValueError(f"padtune.explain: device {device}; padtune runs cuda and cpu")
+
+    def ask():
+        return _native.lib.padtune_explain(1, rows, L, pad_left, pad_right, _native.DTYPES[dtype],
+                                           0 if device.type == "cuda" else 1)
+
+    if device.type == "cuda" and device.index is not None:
+        with torch.cuda.device(device):  # the dispatcher asks the current device for its table
+            text = ask()
+    else:
+        text = ask()
     if text is None:
         raise ValueError(f"padtune.explain: {_native.last_error()}")
     return text.decode()

@@ -23,16 +23,10 @@ at::Tensor pad_forward_cuda(const at::Tensor& x, std::int64_t pad_left, std::int
   return at::constant_pad_nd(x, {pad_left, pad_right}, value);
 }
 
-std::string explain_cuda(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right) {
-  const c10::cuda::CUDAGuard device(dy.device());
-  return explain(dy, pad_left, pad_right, PADTUNE_BACKEND_CUDA);
-}
-
 }  // namespace
 }  // namespace padtune::torch_ext
 
 TORCH_LIBRARY_IMPL(padtune, CUDA, m) {
   m.impl("constant_pad1d_backward", &padtune::torch_ext::backward_cuda);
   m.impl("constant_pad1d", &padtune::torch_ext::pad_forward_cuda);
-  m.impl("explain", &padtune::torch_ext::explain_cuda);
 }

@@ -60,14 +60,25 @@ plan plan_for(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_righ
     rows *= dy.size(d);
   }
   if (walk && pitch > 0) {
-    // Rows of `pitch` elements starting `off` before dy's first: inside the storage, and reading
-    // none of the storage's other elements where the contract wants zeros.
+    // One frame of rows of `pitch` elements, starting `off` elements before dy's first (pads grow by
+    // off): it must stay inside the storage and read no neighbour where the contract wants a zero.
     const std::int64_t item = std::int64_t(dy.element_size());
     const std::int64_t storage = std::int64_t(dy.storage().nbytes()) / item, first = dy.storage_offset();
-    const std::int64_t off = std::max<std::int64_t>(0, first + rows * pitch - storage);
-    const bool inside = off <= first && off <= pitch - OL;
-    const bool same_zeros = (pad_left >= 0 || off == 0) && (pad_right >= 0 || off == pitch - OL);
-    if (inside && same_zeros) {
+    const std::int64_t over = first + rows * pitch - storage;  // how far the last row's frame runs past
+    std::int64_t off = -1;
+    bool apart = false;
+    if (pad_right >= 0) {  // reads stop at pad_left + L <= OL: a frame longer on the right is harmless
+      const std::int64_t need = std::max<std::int64_t>(0, over);
+      if (need <= first && need <= pitch - OL && (pad_left >= 0 || need == 0)) {
+        off = need;
+      } else if (rows >= 2) {  // the other rows' frames end inside the storage: the last one alone
+        off = 0;
+        apart = true;
+      }
+    } else if (pitch - OL <= first && (pad_left >= 0 || pitch == OL)) {
+      off = pitch - OL;  // the frame's rows end where dy's do: pad_right keeps its zeros
+    }
+    if (off >= 0) {
       plan p;
       p.how = plan::kind::pitched;
       p.rows = rows;
@@ -76,6 +87,7 @@ plan plan_for(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_righ
       p.pad_left = pad_left + off;
       p.pad_right = pitch - OL - off + pad_right;
       p.dy_offset = -off;
+      p.last_row_apart = apart;
       p.dx_order = identity;
       return p;
     }

@@ -15,6 +15,9 @@ struct plan {
   enum class kind { dense, pitched, copy } how = kind::copy;
   std::int64_t rows = 0, row = 0, L = 0, pad_left = 0, pad_right = 0;  ///< the problem, in elements
   std::int64_t dy_offset = 0;  ///< elements between dy.data_ptr() and where the problem's dy starts (<= 0)
+  /// pitched only: the frame of the first rows - 1 rows ends inside the storage, the last row's
+  /// would not: that row runs as a problem of its own (dy's own OL and pads), after the others.
+  bool last_row_apart = false;
   std::vector<std::int64_t> dx_order;  ///< dims of dx, outermost first
 };
 
@@ -23,7 +26,8 @@ struct plan {
 ///          the elements of the dims stored inside the last one, rows of OL*I and pads times I;
 ///  pitched the last dim has stride 1 and the other dims walk rows at one pitch P >= OL (a narrow,
 ///          a slice, a piece of cat's backward): rows of P, read from the storage around dy, when
-///          that stays inside dy's storage and gives the same zeros;
+///          that stays inside dy's storage and gives the same zeros (or, for pad_right >= 0, the
+///          first rows so and the last row apart);
 ///  copy    anything else: the caller makes dy contiguous (dense, I = 1).
 plan plan_for(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right);
 

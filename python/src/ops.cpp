@@ -13,7 +13,6 @@
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
 
-#include <sstream>
 #include <string>
 
 #include "layout.hpp"
@@ -49,36 +48,30 @@ at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, 
   if (dx.numel() == 0) return dx;
   if (dy.numel() == 0) return dx.zero_();  // OL == 0: nothing to read, every element is padding
   const at::Tensor src = p.how == plan::kind::copy ? dy.contiguous() : dy;
-  const char* base = static_cast<const char*>(src.const_data_ptr()) + p.dy_offset * std::int64_t(src.element_size());
-  const padtune_status s =
-      padtune_dispatch(backend, base, dx.data_ptr(), 1, p.rows, p.L, p.pad_left, p.pad_right, type, stream);
+  const std::int64_t item = std::int64_t(src.element_size());
+  const char* base = static_cast<const char*>(src.const_data_ptr()) + p.dy_offset * item;
+  char* out = static_cast<char*>(dx.data_ptr());
+  const std::int64_t main_rows = p.last_row_apart ? p.rows - 1 : p.rows;
+  padtune_status s = padtune_dispatch(backend, base, out, 1, main_rows, p.L, p.pad_left, p.pad_right, type, stream);
+  if (s == PADTUNE_OK && p.last_row_apart) {  // the last row at its own place, with dy's own OL and pads
+    const char* last = static_cast<const char*>(src.const_data_ptr()) + main_rows * p.row * item;
+    s = padtune_dispatch(backend, last, out + main_rows * p.L * item, 1, 1, p.L, pad_left, pad_right, type, stream);
+  }
   TORCH_CHECK(s == PADTUNE_OK, "padtune.ops.constant_pad1d_backward: ", padtune_status_name(s), ": ", padtune_last_error());
   return dx;
 }
 
-std::string explain(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right, padtune_backend backend) {
+std::vector<std::int64_t> describe(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right) {
   TORCH_CHECK_VALUE(dy.dim() >= 1, "padtune.explain: dy is a scalar; its last dimension is the padded one");
   const std::int64_t OL = dy.size(-1);
   TORCH_CHECK_VALUE(OL - pad_left - pad_right >= 0, "padtune.explain: dy's last dimension has ", OL,
                     " elements, fewer than pad_left + pad_right = ", pad_left, " + ", pad_right);
-  const padtune_dtype type = dtype_of(dy.scalar_type(), "padtune.explain");
+  dtype_of(dy.scalar_type(), "padtune.explain");
   const plan p = plan_for(dy, pad_left, pad_right);
-  const char* how = p.how == plan::kind::dense ? "in place (dense)"
-                    : p.how == plan::kind::pitched ? "in place (rows at a pitch)"
-                                                   : "copied to contiguous first";
-  const char* text = padtune_explain(1, p.rows, p.L, p.pad_left, p.pad_right, type, backend);
-  TORCH_CHECK(text, "padtune.explain: ", padtune_last_error());
-  std::ostringstream out;
-  out << "dy: " << how << "\nproblem: rows " << p.rows << ", row " << p.row << ", L " << p.L << ", pad_left " << p.pad_left
-      << ", pad_right " << p.pad_right << "\n" << text;
-  return out.str();
+  return {std::int64_t(p.how), p.rows, p.row, p.L, p.pad_left, p.pad_right, p.dy_offset, p.last_row_apart ? 1 : 0};
 }
 
 namespace {
-
-std::string explain_cpu(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right) {
-  return explain(dy, pad_left, pad_right, PADTUNE_BACKEND_HOST);
-}
 
 at::Tensor backward_cpu(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right) {
   return constant_pad1d_backward(dy, pad_left, pad_right, PADTUNE_BACKEND_HOST, nullptr);
@@ -157,13 +150,19 @@ at::Tensor backward_autograd(const at::Tensor& dy, c10::SymInt pad_left, c10::Sy
 TORCH_LIBRARY(padtune, m) {
   m.def("constant_pad1d_backward(Tensor dy, SymInt pad_left, SymInt pad_right) -> Tensor");
   m.def("constant_pad1d(Tensor x, SymInt pad_left, SymInt pad_right, float value=0.) -> Tensor");
-  m.def("explain(Tensor dy, int pad_left, int pad_right) -> str");
+  // The layout plan of a dy, as numbers (padtune.explain words them): kind (0 dense, 1 pitched,
+  // 2 copy), rows, row, L, pad_left, pad_right, dy_offset, last_row_apart.
+  m.def("describe(Tensor dy, int pad_left, int pad_right) -> int[]");
 }
 
 TORCH_LIBRARY_IMPL(padtune, CPU, m) {
   m.impl("constant_pad1d_backward", &padtune::torch_ext::backward_cpu);
   m.impl("constant_pad1d", &padtune::torch_ext::pad_forward);
-  m.impl("explain", &padtune::torch_ext::explain_cpu);
+  m.impl("describe", &padtune::torch_ext::describe);
+}
+
+TORCH_LIBRARY_IMPL(padtune, CUDA, m) {  // shapes and strides only: no device code, no guard
+  m.impl("describe", &padtune::torch_ext::describe);
 }
 
 TORCH_LIBRARY_IMPL(padtune, Autograd, m) {

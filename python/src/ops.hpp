@@ -3,7 +3,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
-#include <string>
+#include <vector>
 
 #include "padtune_c.h"
 
@@ -14,8 +14,7 @@ namespace padtune::torch_ext {
 at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right,
                                    padtune_backend backend, void* stream);
 
-/// What padtune runs for dy (the layout plan, then the dispatcher's explain text); for CUDA, on
-/// the current device.
-std::string explain(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right, padtune_backend backend);
+/// How padtune runs dy: its layout plan as numbers (the describe op; padtune.explain words them).
+std::vector<std::int64_t> describe(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right);
 
 }  // namespace padtune::torch_ext

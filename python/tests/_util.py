@@ -182,8 +182,9 @@ LAYOUTS = [
     ("narrow_middle_neg_both", lambda r: r(4, 5, 40).narrow(-1, 7, 20), -3, -4, None),
     ("narrow_start_neg_right", lambda r: r(4, 5, 40).narrow(-1, 0, 20), 2, -3, None),
     ("narrow_in_larger_storage_neg_left", _view_of(200, (3, 20), (30, 1), 5), -2, 3, "pitched"),
-    ("narrow_rows_past_storage", _view_of(70, (3, 10), (30, 1), 0), 1, 1, "copy"),
-    ("narrow_rows_past_storage_offset", _view_of(75, (3, 10), (30, 1), 5), 1, 1, "copy"),
+    ("narrow_rows_past_storage", _view_of(70, (3, 10), (30, 1), 0), 1, 1, "pitched"),  # the last row apart
+    ("narrow_rows_past_storage_offset", _view_of(75, (3, 10), (30, 1), 5), 1, 1, "pitched"),
+    ("narrow_rows_past_storage_neg_right", _view_of(75, (3, 10), (30, 1), 5), 1, -2, "copy"),
     ("narrow_rows_fit_storage_offset", _view_of(95, (3, 10), (30, 1), 5), 1, 1, "pitched"),
     ("narrow_two_leading_dims", lambda r: r(2, 3, 40)[1:, :, 5:25], 3, 2, "pitched"),
     ("narrow_size1_dim", lambda r: r(3, 30)[:, None, 5:25], 1, 4, "pitched"),
