@@ -244,3 +244,38 @@ def random_pads(rng, OL):
     if OL - pl - pr < 0:
         pr = OL - pl
     return pl, pr
+
+
+def check_layout_case(dy, pad_left, pad_right, kind, ctx="", before_op=None):
+    """explain names the path `kind` ("any": no check; None: pitched or copy); the op's dx equals the
+    reference bit for bit, with the strides of the rule; dy and the storage around it are left as
+    they were. before_op runs just before the op. Returns dx and explain's first line."""
+    import padtune
+
+    storage = storage_bits(dy).clone()
+    line = padtune.explain(dy, pad_left, pad_right).splitlines()[0]
+    if kind is None:
+        assert line in (KIND_LINE["pitched"], KIND_LINE["copy"]), (line, ctx)
+    elif kind != "any":
+        assert line == KIND_LINE[kind], (line, ctx)
+    if before_op is not None:
+        before_op()
+    dx = padtune.ops.constant_pad1d_backward(dy, pad_left, pad_right)
+    assert_same(dx, reference_backward(dy, pad_left, pad_right), ctx)
+    assert dx.stride() == expected_dx_strides(dy, dy.shape[-1] - pad_left - pad_right), ctx
+    assert torch.equal(storage_bits(dy), storage), ctx
+    return dx, line
+
+
+def check_against_fpad(x, pad_left, pad_right, value, grad, ctx="", before_op=None):
+    """padtune.constant_pad1d's y and dx (through autograd, grad as dy) equal F.pad's bit for bit.
+    before_op runs just before padtune's step (e.g. to poison the allocator). Returns F.pad's dx."""
+    import padtune
+
+    y_ref, dx_ref = fpad_grads(x, pad_left, pad_right, value, grad)
+    if before_op is not None:
+        before_op()
+    y, dx = padtune_grads(lambda t: padtune.constant_pad1d(t, pad_left, pad_right, value), x, grad)
+    assert_same(y, y_ref, ctx)
+    assert_same(dx, dx_ref, ctx)
+    return y_ref, dx_ref

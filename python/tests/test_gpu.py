@@ -10,9 +10,9 @@ import torch
 import torch.nn.functional as F
 
 import padtune
-from _util import (DTYPES, KIND_LINE, LAYOUTS, LAYOUT_IDS, assert_same, bits, expected_dx_strides, fpad_grads,
+from _util import (DTYPES, KIND_LINE, LAYOUT_IDS, LAYOUTS, assert_same, bits, check_against_fpad, check_layout_case,
                    make_dy, padtune_grads, random_bits, random_pads, random_strided, random_values,
-                   reference_backward, storage_bits)
+                   reference_backward)
 
 pytestmark = pytest.mark.gpu
 
@@ -81,11 +81,7 @@ def test_random_shapes_match_fpad(dtype):
         ctx = f"x {shape} pads ({pl}, {pr}) {dtype}"
         x = random_values(shape, dtype, g)
         grad = random_bits(out_shape, dtype, g)
-        y_ref, dx_ref = fpad_grads(x, pl, pr, value, grad)
-        poison(nbytes(shape, dtype))
-        y, dx = padtune_grads(lambda t: padtune.constant_pad1d(t, pl, pr, value), x, grad)
-        assert_same(y, y_ref, ctx)
-        assert_same(dx, dx_ref, ctx)
+        _, dx_ref = check_against_fpad(x, pl, pr, value, grad, ctx, before_op=lambda: poison(nbytes(shape, dtype)))
         before = bits(grad).clone()
         poison(nbytes(shape, dtype))
         direct = op(grad, pl, pr)
@@ -120,11 +116,7 @@ def test_zero_size(dtype, x_shape, pads):
     g = gen(7)
     x = random_values(x_shape, dtype, g)
     grad = random_bits((*x_shape[:-1], x_shape[-1] + pl + pr), dtype, g)
-    y_ref, dx_ref = fpad_grads(x, pl, pr, 0.5, grad)
-    poison(nbytes(x_shape, dtype))
-    y, dx = padtune_grads(lambda t: padtune.constant_pad1d(t, pl, pr, 0.5), x, grad)
-    assert_same(y, y_ref)
-    assert_same(dx, dx_ref)
+    _, dx_ref = check_against_fpad(x, pl, pr, 0.5, grad, before_op=lambda: poison(nbytes(x_shape, dtype)))
     assert_same(op(grad, pl, pr), dx_ref)
 
 
@@ -134,17 +126,7 @@ def test_zero_size(dtype, x_shape, pads):
 @pytest.mark.parametrize("name,make,pl,pr,kind", LAYOUTS, ids=LAYOUT_IDS)
 def test_strided_dy(name, make, pl, pr, kind, dtype):
     dy = make_dy(make, dtype, gen(11))
-    storage = storage_bits(dy).clone()
-    line = how(dy, pl, pr)
-    if kind is None:
-        assert line in (KIND_LINE["pitched"], KIND_LINE["copy"]), line
-    else:
-        assert line == KIND_LINE[kind]
-    poison(nbytes((*dy.shape[:-1], dy.shape[-1] - pl - pr), dtype))
-    dx = op(dy, pl, pr)
-    assert_same(dx, reference_backward(dy, pl, pr))
-    assert dx.stride() == expected_dx_strides(dy, dy.shape[-1] - pl - pr)
-    assert torch.equal(storage_bits(dy), storage)
+    check_layout_case(dy, pl, pr, kind, before_op=lambda: poison(nbytes((*dy.shape[:-1], dy.shape[-1] - pl - pr), dtype)))
 
 
 @pytest.mark.parametrize("max_last,count", [(12, 1000), (3000, 300)], ids=["short_rows", "long_rows"])
@@ -161,13 +143,9 @@ def test_random_strided_views(max_last, count):
         pl, pr = random_pads(rng, OL)
         ctx = (f"case {i}: {dtype} {tuple(dy.shape)} strides {dy.stride()} offset {dy.storage_offset()} "
                f"pads ({pl}, {pr})")
-        seen.add(how(dy, pl, pr))
-        before = storage_bits(dy).clone()
-        poison(nbytes((*dy.shape[:-1], OL - pl - pr), dtype))
-        dx = op(dy, pl, pr)
-        assert_same(dx, reference_backward(dy, pl, pr), ctx)
-        assert dx.stride() == expected_dx_strides(dy, OL - pl - pr), ctx
-        assert torch.equal(storage_bits(dy), before), ctx
+        _, line = check_layout_case(dy, pl, pr, "any", ctx,
+                                    before_op=lambda: poison(nbytes((*dy.shape[:-1], OL - pl - pr), dtype)))
+        seen.add(line)
     assert seen == set(KIND_LINE.values())
 
 
@@ -190,17 +168,7 @@ BIG_LAYOUTS = [
 @pytest.mark.parametrize("name,make,pl,pr,kind", BIG_LAYOUTS, ids=[c[0] for c in BIG_LAYOUTS])
 def test_strided_dy_large(name, make, pl, pr, kind, dtype):
     dy = make_dy(make, dtype, gen(12))
-    line = how(dy, pl, pr)
-    if kind is None:
-        assert line in (KIND_LINE["pitched"], KIND_LINE["copy"]), line
-    else:
-        assert line == KIND_LINE[kind]
-    storage = storage_bits(dy).clone()
-    poison(nbytes((*dy.shape[:-1], dy.shape[-1] - pl - pr), dtype))
-    dx = op(dy, pl, pr)
-    assert_same(dx, reference_backward(dy, pl, pr))
-    assert dx.stride() == expected_dx_strides(dy, dy.shape[-1] - pl - pr)
-    assert torch.equal(storage_bits(dy), storage)
+    check_layout_case(dy, pl, pr, kind, before_op=lambda: poison(nbytes((*dy.shape[:-1], dy.shape[-1] - pl - pr), dtype)))
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
