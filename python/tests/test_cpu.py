@@ -134,9 +134,12 @@ def test_op_long_rows():
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 @pytest.mark.parametrize("name,make,pl,pr,kind", LAYOUTS, ids=LAYOUT_IDS)
 def test_strided_dy(name, make, pl, pr, kind, dtype):
-    dx, _ = check_layout_case(make_dy(make, dtype, gen(11)), pl, pr, kind)
+    dy = make_dy(make, dtype, gen(11))
+    dx, line = check_layout_case(dy, pl, pr, kind)
     if kind != "dense":
         assert dx.is_contiguous()
+    text = padtune.explain(dy, pl, pr).splitlines()
+    assert text[0] == line and text[2].startswith("instantiation: constant_pad1d_backward__"), text
 
 
 def test_random_strided_views():

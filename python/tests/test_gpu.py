@@ -4,6 +4,8 @@ torch.compile with inductor, explain. Every test is marked gpu: CTest's python.g
 without a CUDA device they skip (conftest.py)."""
 import os
 import random
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -11,7 +13,7 @@ import torch.nn.functional as F
 
 import padtune
 from _util import (DTYPES, KIND_LINE, LAYOUT_IDS, LAYOUTS, assert_same, bits, check_against_fpad, check_layout_case,
-                   make_dy, padtune_grads, random_bits, random_pads, random_strided, random_values,
+                   layout_line, make_dy, padtune_grads, random_bits, random_pads, random_strided, random_values,
                    reference_backward)
 
 pytestmark = pytest.mark.gpu
@@ -26,7 +28,18 @@ def gen(seed):
 
 
 def how(dy, pad_left, pad_right):
-    return padtune.explain(dy, pad_left, pad_right).splitlines()[0]
+    return layout_line(dy, pad_left, pad_right)
+
+
+def run_isolated(code):
+    """Runs `code` in a fresh Python with this one's environment and returns its stdout; a crash
+    fails the test with the signal instead of ending the whole session."""
+    done = subprocess.run([sys.executable, "-c", "import torch, padtune\n" + code], capture_output=True, text=True,
+                          timeout=120)
+    if done.returncode != 0:
+        how_it_ended = f"signal {-done.returncode}" if done.returncode < 0 else f"exit {done.returncode}"
+        pytest.fail(f"{how_it_ended} running:\n{code}\nstdout:\n{done.stdout}\nstderr:\n{done.stderr[-3000:]}")
+    return done.stdout
 
 
 def poison(nbytes):
@@ -380,18 +393,22 @@ def test_compile_records_backward_graph():
 P1 = (32, 256, 8192, 3, 5)  # the performance suite's P1: (B, C, L, pad_left, pad_right)
 
 
+# explain on the GPU runs in a subprocess: it once crashed there (SIGSEGV) where it worked on the CPU.
 def test_explain_cuda(capsys):
     B, C, L, pl, pr = P1
-    for dtype in (torch.float32, torch.bfloat16):
-        text = padtune.explain((B, C, L + pl + pr), pl, pr, dtype=dtype)
-        with capsys.disabled():  # into the test log: which kernel and table P1 takes on this GPU
-            print(f"\npadtune.explain P1 {P1} {dtype} on {torch.cuda.get_device_name()}:\n{text}")
-        assert "instantiation: constant_pad1d_backward__" in text
-        assert "table:" in text
-    dy = torch.randn(2, 3, 108, device=DEVICE)
-    text = padtune.explain(dy, 3, 5)
-    assert text.splitlines()[0] == KIND_LINE["dense"]
-    assert "instantiation:" in text and "table:" in text
+    out = run_isolated(f"""
+for dtype in (torch.float32, torch.bfloat16):
+    print(padtune.explain(({B}, {C}, {L + pl + pr}), {pl}, {pr}, dtype=dtype))
+x = torch.ones(4, 8, device="cuda")  # explain after PyTorch made its CUDA context
+dy = torch.randn(2, 3, 108, device="cuda")
+print(padtune.explain(dy, 3, 5))
+print(padtune.explain(torch.randn(64, 8, 4201, device="cuda").narrow(-1, 100, 4000), -3, 5))
+""")
+    with capsys.disabled():  # into the test log: which kernel and table P1 takes on this GPU
+        print(f"\npadtune.explain on {torch.cuda.get_device_name()}:\n{out}")
+    assert out.count("instantiation: constant_pad1d_backward__") == 4, out
+    assert out.count("table:") == 4, out
+    assert KIND_LINE["dense"] in out and KIND_LINE["pitched"] in out, out
 
 
 def test_explain_uses_the_embedded_h200_table():
@@ -399,8 +416,8 @@ def test_explain_uses_the_embedded_h200_table():
     if name != "NVIDIA H200" or os.environ.get("PADTUNE_RESULTS"):
         pytest.skip(f"the embedded table check is for an NVIDIA H200 with no PADTUNE_RESULTS (this is {name})")
     B, C, L, pl, pr = P1
-    text = padtune.explain((B, C, L + pl + pr), pl, pr)
-    assert "table: embedded:nvidia-h200.json" in text, text
+    out = run_isolated(f"torch.ones(1, device='cuda'); print(padtune.explain(({B}, {C}, {L + pl + pr}), {pl}, {pr}))")
+    assert "table: embedded:nvidia-h200.json" in out, out
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=["float32", "bfloat16"])
