@@ -13,6 +13,7 @@
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
 
+#include <algorithm>
 #include <string>
 
 #include "layout.hpp"
@@ -42,9 +43,11 @@ at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, 
                     " elements, fewer than pad_left + pad_right = ", pad_left, " + ", pad_right);
   const padtune_dtype type = dtype_of(dy.scalar_type(), "padtune.ops.constant_pad1d_backward");
   const plan p = plan_for(dy, pad_left, pad_right);
-  std::vector<std::int64_t> sizes(dy.sizes().begin(), dy.sizes().end());
+  at::DimVector sizes(dy.sizes());
   sizes.back() = L;
-  at::Tensor dx = at::empty_permuted(sizes, p.dx_order, dy.options());
+  // Contiguous dx straight from the allocator; another memory order through a permuted allocation.
+  const bool in_order = std::is_sorted(p.dx_order.begin(), p.dx_order.end());
+  at::Tensor dx = in_order ? at::empty(sizes, dy.options()) : at::empty_permuted(sizes, p.dx_order, dy.options());
   if (dx.numel() == 0) return dx;
   if (dy.numel() == 0) return dx.zero_();  // OL == 0: nothing to read, every element is padding
   const at::Tensor src = p.how == plan::kind::copy ? dy.contiguous() : dy;
