@@ -9,7 +9,8 @@ import torch
 from . import _native
 
 
-_HOW = {0: "in place (dense)", 1: "in place (rows at a pitch)", 2: "copied to contiguous first"}
+_HOW = {0: "in place (dense)", 1: "in place (rows at a pitch)", 2: "copied to contiguous first",
+        3: "not read (every element of dx is padding: zeros, no kernel)"}
 
 
 def explain(dy, pad_left: int, pad_right: int, dtype=None, device=None) -> str:
@@ -23,6 +24,8 @@ def explain(dy, pad_left: int, pad_right: int, dtype=None, device=None) -> str:
     pad_left, pad_right = int(pad_left), int(pad_right)
     if isinstance(dy, torch.Tensor):
         kind, rows, row, L, pl, pr, _, apart = torch.ops.padtune.describe.default(dy, pad_left, pad_right)
+        if kind == 3:
+            return f"dy: {_HOW[kind]}\n"
         head = (f"dy: {_HOW[kind]}\nproblem: rows {rows}{' (the last one apart)' if apart else ''}, row {row}, "
                 f"L {L}, pad_left {pl}, pad_right {pr}\n")
         return head + _explain_problem(rows, L, pl, pr, dy.dtype, dy.device)
@@ -60,7 +63,7 @@ def set_results_path(path=None, any_device: bool = False) -> None:
     """Use this results table (a `padtune tune` output) from now on; None returns to the default
     lookup (PADTUNE_RESULTS, then the tables built into the package). A table of another GPU model is
     passed over unless any_device. Call it before other threads run padtune ops."""
-    raw = os.fsencode(path) if path else None
+    raw = os.fsencode(os.path.abspath(path)) if path else None  # read later, maybe after a chdir
     if _native.lib.padtune_set_results_path(raw, int(bool(any_device))) != 0:
         raise ValueError(f"padtune.set_results_path: {_native.last_error()}")
 
@@ -96,7 +99,7 @@ def tune(*args: str, results_dir=None, backend: str = "cuda", use: bool = True) 
     if not tables:
         raise RuntimeError(f"padtune.tune: the tool wrote no table into {results_dir}")
     if use:
-        set_results_path(tables[-1], any_device=(backend == "host"))
+        set_results_path(tables[-1])
     return tables[-1]
 
 

@@ -37,12 +37,19 @@ plan dense(const at::Tensor& dy, std::vector<std::int64_t> order, std::int64_t p
 
 }  // namespace
 
+std::vector<std::int64_t> dx_order_for(const at::Tensor& dy) {
+  if (!dy.is_contiguous() && dy.is_non_overlapping_and_dense()) return memory_order(dy);
+  std::vector<std::int64_t> identity(static_cast<std::size_t>(dy.dim()));
+  std::iota(identity.begin(), identity.end(), 0);
+  return identity;
+}
+
 plan plan_for(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right) {
   const std::int64_t n = dy.dim(), last = n - 1;
+  if (dy.is_contiguous() || dy.is_non_overlapping_and_dense())
+    return dense(dy, dx_order_for(dy), pad_left, pad_right, plan::kind::dense);
   std::vector<std::int64_t> identity(static_cast<std::size_t>(n));
   std::iota(identity.begin(), identity.end(), 0);
-  if (dy.is_contiguous()) return dense(dy, identity, pad_left, pad_right, plan::kind::dense);
-  if (dy.is_non_overlapping_and_dense()) return dense(dy, memory_order(dy), pad_left, pad_right, plan::kind::dense);
 
   // Pitched: unit stride along the row, and the leading dims (size-1 ones aside) one walk of rows.
   const std::int64_t OL = dy.size(last);

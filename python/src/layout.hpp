@@ -21,6 +21,10 @@ struct plan {
   std::vector<std::int64_t> dx_order;  ///< dims of dx, outermost first
 };
 
+/// The memory order dx gets for dy (outermost dim first): dy's when dy is non-overlapping and dense,
+/// else the logical order (contiguous).
+std::vector<std::int64_t> dx_order_for(const at::Tensor& dy);
+
 /// The plan for dy (last dimension OL = pad_left + L + pad_right, L >= 0 already checked):
 ///  dense   dy's memory is a permutation of a contiguous tensor (contiguous, channels-last): with I
 ///          the elements of the dims stored inside the last one, rows of OL*I and pads times I;

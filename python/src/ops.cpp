@@ -33,23 +33,32 @@ padtune_dtype dtype_of(at::ScalarType type, const char* what) {
   }
 }
 
+/// L = OL - pad_left - pad_right, checked: no overflow, not negative.
+std::int64_t dx_length(std::int64_t OL, std::int64_t pad_left, std::int64_t pad_right, const char* what) {
+  std::int64_t rest = 0, L = 0;
+  const bool overflow = __builtin_sub_overflow(OL, pad_left, &rest) || __builtin_sub_overflow(rest, pad_right, &L);
+  TORCH_CHECK_VALUE(!overflow && L >= 0, what, ": dy's last dimension has ", OL,
+                    " elements, fewer than pad_left + pad_right = ", pad_left, " + ", pad_right);
+  return L;
+}
+
 }  // namespace
 
 at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right,
                                    padtune_backend backend, void* stream) {
   TORCH_CHECK_VALUE(dy.dim() >= 1, "padtune.ops.constant_pad1d_backward: dy is a scalar; its last dimension is the padded one");
-  const std::int64_t OL = dy.size(-1), L = OL - pad_left - pad_right;
-  TORCH_CHECK_VALUE(L >= 0, "padtune.ops.constant_pad1d_backward: dy's last dimension has ", OL,
-                    " elements, fewer than pad_left + pad_right = ", pad_left, " + ", pad_right);
+  const std::int64_t OL = dy.size(-1), L = dx_length(OL, pad_left, pad_right, "padtune.ops.constant_pad1d_backward");
   const padtune_dtype type = dtype_of(dy.scalar_type(), "padtune.ops.constant_pad1d_backward");
-  const plan p = plan_for(dy, pad_left, pad_right);
   at::DimVector sizes(dy.sizes());
   sizes.back() = L;
   // Contiguous dx straight from the allocator; another memory order through a permuted allocation.
-  const bool in_order = std::is_sorted(p.dx_order.begin(), p.dx_order.end());
-  at::Tensor dx = in_order ? at::empty(sizes, dy.options()) : at::empty_permuted(sizes, p.dx_order, dy.options());
+  const std::vector<std::int64_t> order = dx_order_for(dy);
+  const bool in_order = std::is_sorted(order.begin(), order.end());
+  at::Tensor dx = in_order ? at::empty(sizes, dy.options()) : at::empty_permuted(sizes, order, dy.options());
   if (dx.numel() == 0) return dx;
-  if (dy.numel() == 0) return dx.zero_();  // OL == 0: nothing to read, every element is padding
+  // No i in [0, L) reads dy (OL == 0, or pads at least a row long): zeros; the plan's products stay bounded.
+  if (dy.numel() == 0 || pad_left >= OL || pad_left <= -L) return dx.zero_();
+  const plan p = plan_for(dy, pad_left, pad_right);
   const at::Tensor src = p.how == plan::kind::copy ? dy.contiguous() : dy;
   const std::int64_t item = std::int64_t(src.element_size());
   const char* base = static_cast<const char*>(src.const_data_ptr()) + p.dy_offset * item;
@@ -66,10 +75,9 @@ at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, 
 
 std::vector<std::int64_t> describe(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right) {
   TORCH_CHECK_VALUE(dy.dim() >= 1, "padtune.explain: dy is a scalar; its last dimension is the padded one");
-  const std::int64_t OL = dy.size(-1);
-  TORCH_CHECK_VALUE(OL - pad_left - pad_right >= 0, "padtune.explain: dy's last dimension has ", OL,
-                    " elements, fewer than pad_left + pad_right = ", pad_left, " + ", pad_right);
+  const std::int64_t OL = dy.size(-1), L = dx_length(OL, pad_left, pad_right, "padtune.explain");
   dtype_of(dy.scalar_type(), "padtune.explain");
+  if (pad_left >= OL || pad_left <= -L) return {3, 0, OL, L, pad_left, pad_right, 0, 0};  // all zeros: no kernel
   const plan p = plan_for(dy, pad_left, pad_right);
   return {std::int64_t(p.how), p.rows, p.row, p.L, p.pad_left, p.pad_right, p.dy_offset, p.last_row_apart ? 1 : 0};
 }
@@ -129,7 +137,12 @@ struct Pad1dBackward : torch::autograd::Function<Pad1dBackward> {
   }
 };
 
+/// Forward-mode AD (torch.func.jvp, forward_ad): the C++ autograd function has no jvp, so a tangent
+/// goes through PyTorch's own pad instead (the same values, PyTorch's backward).
+bool has_tangent(const at::Tensor& t) { return t._fw_grad(/*level=*/0).defined(); }
+
 at::Tensor pad_autograd(const at::Tensor& x, c10::SymInt pad_left, c10::SymInt pad_right, double value) {
+  if (has_tangent(x)) return at::constant_pad_nd_symint(x, {std::move(pad_left), std::move(pad_right)}, value);
   if (!at::GradMode::is_enabled() || !x.requires_grad()) {  // inference: no graph node to make
     TORCH_CHECK_VALUE(x.dim() >= 1, "padtune.constant_pad1d: x is a scalar; its last dimension is the padded one");
     at::AutoDispatchBelowADInplaceOrView guard;
@@ -139,6 +152,7 @@ at::Tensor pad_autograd(const at::Tensor& x, c10::SymInt pad_left, c10::SymInt p
 }
 
 at::Tensor backward_autograd(const at::Tensor& dy, c10::SymInt pad_left, c10::SymInt pad_right) {
+  if (has_tangent(dy)) return at::constant_pad_nd_symint(dy, {-pad_left, -pad_right}, 0);  // the same map, with a jvp
   // The common case, a backward step (grad mode off): no graph node to make.
   if (!at::GradMode::is_enabled() || !dy.requires_grad()) {
     at::AutoDispatchBelowADInplaceOrView guard;
@@ -154,7 +168,7 @@ TORCH_LIBRARY(padtune, m) {
   m.def("constant_pad1d_backward(Tensor dy, SymInt pad_left, SymInt pad_right) -> Tensor");
   m.def("constant_pad1d(Tensor x, SymInt pad_left, SymInt pad_right, float value=0.) -> Tensor");
   // The layout plan of a dy, as numbers (padtune.explain words them): kind (0 dense, 1 pitched,
-  // 2 copy), rows, row, L, pad_left, pad_right, dy_offset, last_row_apart.
+  // 2 copy, 3 not read: dx is all padding), rows, row, L, pad_left, pad_right, dy_offset, last_row_apart.
   m.def("describe(Tensor dy, int pad_left, int pad_right) -> int[]");
 }
 

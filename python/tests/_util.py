@@ -155,6 +155,7 @@ KIND_LINE = {
     "dense": "dy: in place (dense)",
     "pitched": "dy: in place (rows at a pitch)",
     "copy": "dy: copied to contiguous first",
+    "zeros": "dy: not read (every element of dx is padding: zeros, no kernel)",
 }
 
 
@@ -246,7 +247,7 @@ def random_pads(rng, OL):
     return pl, pr
 
 
-_KIND_OF_PLAN = {0: "dense", 1: "pitched", 2: "copy"}
+_KIND_OF_PLAN = {0: "dense", 1: "pitched", 2: "copy", 3: "zeros"}
 
 
 def layout_line(dy, pad_left, pad_right):

@@ -159,7 +159,7 @@ def test_random_strided_views(max_last, count):
         _, line = check_layout_case(dy, pl, pr, "any", ctx,
                                     before_op=lambda: poison(nbytes((*dy.shape[:-1], OL - pl - pr), dtype)))
         seen.add(line)
-    assert seen == set(KIND_LINE.values())
+    assert seen >= {KIND_LINE[k] for k in ("dense", "pitched", "copy")}, seen
 
 
 # Larger layouts: rows past the kernels' blocks, rows whose starts are not 16-byte aligned.
