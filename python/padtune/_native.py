@@ -2,6 +2,7 @@
 (libpadtune_c.so.1), from this package's folder, or from PADTUNE_NATIVE_DIR (a build folder's
 python/, which is how the project's own tests run the package without installing it)."""
 import ctypes
+import json
 import os
 
 import torch
@@ -14,6 +15,14 @@ if not os.path.exists(_OPS):
         f"padtune: its native library is missing ({_OPS}). Build and install the package with the "
         "PyTorch it will run with: `pip install --no-build-isolation .` in padtune's source folder "
         "(docs/python.md), or point PADTUNE_NATIVE_DIR at a build's python/ folder.")
+_BUILT_FOR = os.path.join(NATIVE_DIR, "build_info.json")
+if os.path.exists(_BUILT_FOR):
+    with open(_BUILT_FOR) as f:
+        built_torch = json.load(f)["torch"]
+    if built_torch != torch.__version__:
+        raise ImportError(
+            f"padtune: its torch ops were built against torch {built_torch}, and this is torch {torch.__version__}: "
+            "rebuild the package with this torch (`pip install --no-build-isolation .` in padtune's source folder)")
 torch.ops.load_library(_OPS)
 
 # Loaded already as a dependency of the ops: the same library, so the same tables and settings.

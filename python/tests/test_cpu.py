@@ -5,6 +5,7 @@ import json
 import os
 import random
 import subprocess
+import sys
 
 import pytest
 import torch
@@ -610,3 +611,15 @@ def test_pads_past_the_row_give_zeros_without_overflow():
     assert far.shape == (2, 4, 6) and torch.count_nonzero(far) == 0
     with pytest.raises(ValueError, match="fewer than pad_left"):
         op(dense, -(2**63), 1)  # OL - pad_left overflows int64
+
+
+def test_import_refuses_ops_built_for_another_torch(tmp_path):
+    """The ops are tied to the torch they were built against: another one is named at import."""
+    import shutil
+    native = os.environ.get("PADTUNE_NATIVE_DIR") or os.path.dirname(padtune.__file__)
+    shutil.copy(os.path.join(native, "libpadtune_torch.so"), tmp_path)
+    (tmp_path / "build_info.json").write_text('{"torch": "0.0.1", "padtune": "0.1.0"}')
+    done = subprocess.run([sys.executable, "-c", "import padtune"], capture_output=True, text=True,
+                          env={**os.environ, "PADTUNE_NATIVE_DIR": str(tmp_path)})
+    assert done.returncode != 0
+    assert f"built against torch 0.0.1, and this is torch {torch.__version__}" in done.stderr, done.stderr
