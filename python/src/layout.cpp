@@ -16,7 +16,7 @@ std::vector<std::int64_t> memory_order(const at::Tensor& dy) {
   return order;
 }
 
-plan dense(const at::Tensor& dy, std::vector<std::int64_t> order, std::int64_t pad_left, std::int64_t pad_right,
+plan dense(const at::Tensor& dy, const std::vector<std::int64_t>& order, std::int64_t pad_left, std::int64_t pad_right,
            plan::kind how) {
   const std::int64_t last = dy.dim() - 1;
   const auto at_last = std::find(order.begin(), order.end(), last);
@@ -31,7 +31,6 @@ plan dense(const at::Tensor& dy, std::vector<std::int64_t> order, std::int64_t p
   p.L = (OL - pad_left - pad_right) * inner;
   p.pad_left = pad_left * inner;
   p.pad_right = pad_right * inner;
-  p.dx_order = std::move(order);
   return p;
 }
 
@@ -44,12 +43,11 @@ std::vector<std::int64_t> dx_order_for(const at::Tensor& dy) {
   return identity;
 }
 
-plan plan_for(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right) {
-  const std::int64_t n = dy.dim(), last = n - 1;
+plan plan_for(const at::Tensor& dy, const std::vector<std::int64_t>& dx_order, std::int64_t pad_left,
+              std::int64_t pad_right) {
+  const std::int64_t last = dy.dim() - 1;
   if (dy.is_contiguous() || dy.is_non_overlapping_and_dense())
-    return dense(dy, dx_order_for(dy), pad_left, pad_right, plan::kind::dense);
-  std::vector<std::int64_t> identity(static_cast<std::size_t>(n));
-  std::iota(identity.begin(), identity.end(), 0);
+    return dense(dy, dx_order, pad_left, pad_right, plan::kind::dense);
 
   // Pitched: unit stride along the row, and the leading dims (size-1 ones aside) one walk of rows.
   const std::int64_t OL = dy.size(last);
@@ -95,12 +93,10 @@ plan plan_for(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_righ
       p.pad_right = pitch - OL - off + pad_right;
       p.dy_offset = -off;
       p.last_row_apart = apart;
-      p.dx_order = identity;
       return p;
     }
   }
-  plan p = dense(dy, identity, pad_left, pad_right, plan::kind::copy);
-  return p;
+  return dense(dy, dx_order, pad_left, pad_right, plan::kind::copy);  // the logical order: dy is not dense
 }
 
 }  // namespace padtune::torch_ext

@@ -10,7 +10,7 @@ namespace padtune::torch_ext {
 
 /// The problem to run for one call: dy_data (possibly before dy's first element) read as `rows`
 /// rows of `row` elements, with these pads; dx written as `rows` rows of `L'` contiguous elements
-/// in the memory order `dx_order` (outermost dimension first, as at::empty_permuted takes it).
+/// in the memory order dx_order_for(dy) gives.
 struct plan {
   enum class kind { dense, pitched, copy } how = kind::copy;
   std::int64_t rows = 0, row = 0, L = 0, pad_left = 0, pad_right = 0;  ///< the problem, in elements
@@ -18,7 +18,6 @@ struct plan {
   /// pitched only: the frame of the first rows - 1 rows ends inside the storage, the last row's
   /// would not: that row runs as a problem of its own (dy's own OL and pads), after the others.
   bool last_row_apart = false;
-  std::vector<std::int64_t> dx_order;  ///< dims of dx, outermost first
 };
 
 /// The memory order dx gets for dy (outermost dim first): dy's when dy is non-overlapping and dense,
@@ -33,6 +32,8 @@ std::vector<std::int64_t> dx_order_for(const at::Tensor& dy);
 ///          that stays inside dy's storage and gives the same zeros (or, for pad_right >= 0, the
 ///          first rows so and the last row apart);
 ///  copy    anything else: the caller makes dy contiguous (dense, I = 1).
-plan plan_for(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right);
+/// dx_order is dx_order_for(dy), which the caller computes once to allocate dx.
+plan plan_for(const at::Tensor& dy, const std::vector<std::int64_t>& dx_order, std::int64_t pad_left,
+              std::int64_t pad_right);
 
 }  // namespace padtune::torch_ext

@@ -58,7 +58,7 @@ at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, 
   if (dx.numel() == 0) return dx;
   // No i in [0, L) reads dy (OL == 0, or pads at least a row long): zeros; the plan's products stay bounded.
   if (dy.numel() == 0 || pad_left >= OL || pad_left <= -L) return dx.zero_();
-  const plan p = plan_for(dy, pad_left, pad_right);
+  const plan p = plan_for(dy, order, pad_left, pad_right);
   const at::Tensor src = p.how == plan::kind::copy ? dy.contiguous() : dy;
   const std::int64_t item = std::int64_t(src.element_size());
   const char* base = static_cast<const char*>(src.const_data_ptr()) + p.dy_offset * item;
@@ -78,7 +78,7 @@ std::vector<std::int64_t> describe(const at::Tensor& dy, std::int64_t pad_left, 
   const std::int64_t OL = dy.size(-1), L = dx_length(OL, pad_left, pad_right, "padtune.explain");
   dtype_of(dy.scalar_type(), "padtune.explain");
   if (pad_left >= OL || pad_left <= -L) return {3, 0, OL, L, pad_left, pad_right, 0, 0};  // all zeros: no kernel
-  const plan p = plan_for(dy, pad_left, pad_right);
+  const plan p = plan_for(dy, dx_order_for(dy), pad_left, pad_right);
   return {std::int64_t(p.how), p.rows, p.row, p.L, p.pad_left, p.pad_right, p.dy_offset, p.last_row_apart ? 1 : 0};
 }
 
