@@ -244,6 +244,18 @@ def test_errors():
         padtune.constant_pad1d(torch.randn(2, 5, requires_grad=True), -3, -3)
 
 
+def test_ops_share_pytorchs_cxx_runtime():
+    """The ops' errors are C++ exceptions that PyTorch catches: with a private, static libstdc++
+    (a toolchain adding -static-libstdc++) the first one crashed the process. The library must
+    load the shared one."""
+    import shutil
+    from padtune import _native
+    if shutil.which("readelf") is None:
+        pytest.skip("readelf (binutils) is not installed: cannot read the library's dynamic section")
+    dynamic = subprocess.run(["readelf", "-d", _native._OPS], capture_output=True, text=True, check=True).stdout
+    assert "[libstdc++.so.6]" in dynamic, f"{_native._OPS} does not load libstdc++.so.6:\n{dynamic}"
+
+
 def test_errors_under_fake_tensors():
     with FakeTensorMode() as mode:
         with pytest.raises(RuntimeError, match="shorter than"):
