@@ -47,7 +47,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET_WORST, TARGET_GEOMEAN = 1.05, 1.02
 L_LOG2 = 20  # as far as the default sweep goes: rows of 2^20 elements (and 2^22 rows: --max-rows)
 # padtune tune's arguments that this script sets itself, or that would make the search not exhaustive.
-OWN_TUNE_ARGS = {"--backend", "--dtype", "--sizes", "--results-dir", "--table", "--cache", "--budget", "--shard",
+OWN_TUNE_ARGS = {"--backend", "--dtype", "--sizes", "--results-dir", "--table", "--cache", "--budget", "--shard", "--exhaustive",
                  "--json"}
 
 
@@ -183,7 +183,7 @@ def tune(a, work, dtype, shapes):
     sizes = os.path.join(work, f"sizes-{dtype}.txt")
     write_output(sizes, f"# scripts/held-out.py --seed {a.seed} --count {a.count}: the {dtype} shapes\n"
                  + "".join(" ".join(map(str, s)) + "\n" for s in shapes))
-    cmd = [a.padtune, "tune", "--backend", a.backend, "--dtype", dtype, "--sizes", sizes, "--cold-only",
+    cmd = [a.padtune, "tune", "--backend", a.backend, "--dtype", dtype, "--sizes", sizes, "--exhaustive",
            "--table", os.path.join(work, "table.json"), "--cache", os.path.join(work, "cache.jsonl")] + a.tune_args
     print(f"held-out.py: {shlex.join(cmd)}", file=sys.stderr, flush=True)
     with open(os.path.join(work, f"tune-{dtype}.log"), "w") as log:

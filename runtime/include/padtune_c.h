@@ -92,8 +92,8 @@ PADTUNE_C_EXPORT padtune_status padtune_dispatch(padtune_backend backend, const 
                                                  padtune_dtype dtype, void* stream);
 
 /** What the dispatcher takes for this shape and why, as `key: value` lines (instantiation, table,
- * bucket, matched_bucket, reason). Owned by the library; valid until the next padtune call on this
- * thread. NULL on bad input, with padtune_last_error() set. Thread-safe. */
+ * bucket, matched_bucket, served_by: exact, bucket or fallback, reason). Owned by the library; valid
+ * until the next padtune call on this thread. NULL on bad input, with padtune_last_error() set. Thread-safe. */
 PADTUNE_C_EXPORT const char* padtune_explain(int64_t B, int64_t C, int64_t L, int64_t pad_left, int64_t pad_right,
                                              padtune_dtype dtype, padtune_backend backend);
 

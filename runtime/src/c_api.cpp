@@ -116,6 +116,7 @@ PADTUNE_C_EXPORT const char* padtune_explain(int64_t B, int64_t C, int64_t L, in
                                                                  to_backend(backend));
     std::string text = "instantiation: " + c.inst->id + "\ntable: " + c.table + "\nbucket: " + c.bucket +
                        "\nmatched_bucket: " + (c.matched_bucket.empty() ? "none" : c.matched_bucket) +
+                       "\nserved_by: " + c.served_by +
                        "\nreason: " + c.reason + "\n";
     explain_text = std::move(text);
   });

@@ -42,6 +42,7 @@ constexpr std::size_t dtype_count = std::size(all_dtypes);
 /// One usable table entry, checked against the registry when the table was loaded.
 struct dispatch_entry {
   bucket where;
+  shape5 shape;  ///< what an exact entry serves (its B*C, L and pads); a bucket's measured shape
   const instantiation* inst = nullptr;
   double ratio_to_memcpy = 0;
   std::string note;  ///< why inst is not the table's winner ("" when it is)
@@ -52,6 +53,7 @@ struct lookup_table {
   std::string source;  ///< a path, "embedded:<file>", or "built-in default"
   device_fingerprint device;  ///< what the table was measured on (empty for the built-in default)
   std::array<std::vector<dispatch_entry>, dtype_count> by_dtype;
+  std::array<std::vector<dispatch_entry>, dtype_count> exact_by_dtype;  ///< looked at first
 };
 
 /// The table one device uses, and how lookup got there.
@@ -94,7 +96,7 @@ struct dispatch_state {
   std::string explicit_path;                                          // from set_results_path
   bool any_device = false;                                            // from set_results_path
   std::optional<std::vector<embedded_source>> embedded;               // built once, kept for good
-  lookup_table built_in{default_source, {}, {}};
+  lookup_table built_in{default_source, {}, {}, {}};
   std::set<std::string> reported;  // stderr lines printed since the last set_results_path
 };
 
@@ -119,6 +121,10 @@ const instantiation& default_instantiation(dtype type, std::int64_t L) {
 
 // ---- loading tables ----------------------------------------------------------------------------
 
+std::vector<dispatch_entry>& entries_of(lookup_table& t, const table_entry& e) {
+  return (e.exact ? t.exact_by_dtype : t.by_dtype)[std::size_t(e.type)];
+}
+
 /// A lookup table from a results table; entries the registry cannot run are skipped with a warning.
 std::unique_ptr<lookup_table> make_lookup(dispatch_state& s, const results_table& t, const std::string& source) {
   auto out = std::make_unique<lookup_table>();
@@ -132,8 +138,8 @@ std::unique_ptr<lookup_table> make_lookup(dispatch_state& s, const results_table
       // its runner-up runs instead when it is ahead of time; else the entry is left to its neighbours.
       const instantiation* runner_up = e.runner_up ? find_instantiation(e.runner_up->id) : nullptr;
       if (runner_up && runner_up->type == e.type) {
-        out->by_dtype[std::size_t(e.type)].push_back(
-            {e.where, runner_up, e.runner_up->ratio_to_memcpy,
+        entries_of(*out, e).push_back(
+            {e.where, e.shape, runner_up, e.runner_up->ratio_to_memcpy,
              fmt::format("the JIT winner {} is not run by the dispatcher: its runner-up (the ratio above) runs instead", e.winner.id)});
         continue;
       }
@@ -152,8 +158,12 @@ std::unique_ptr<lookup_table> make_lookup(dispatch_state& s, const results_table
                                  name_of(e.type), e.where.name(), e.winner.id, name_of(inst->type)));
       continue;
     }
-    out->by_dtype[std::size_t(e.type)].push_back({e.where, inst, e.winner.ratio_to_memcpy, {}});
+    entries_of(*out, e).push_back({e.where, e.shape, inst, e.winner.ratio_to_memcpy, {}});
   }
+  // A table of exact entries alone (padtune tune --sizes into a new file) still serves the other
+  // shapes of its dtypes: its exact entries stand in as buckets.
+  for (std::size_t d = 0; d < dtype_count; ++d)
+    if (out->by_dtype[d].empty()) out->by_dtype[d] = out->exact_by_dtype[d];
   return out;
 }
 
@@ -326,7 +336,18 @@ const dispatch_entry* nearest(const std::vector<dispatch_entry>& entries, const 
   return best;
 }
 
-const instantiation& choose(const device_table& t, dtype type, std::int64_t rows, std::int64_t L, std::int64_t pad_left) {
+/// The exact entry for this shape, or nullptr. A linear scan: tables hold a user's few shapes.
+const dispatch_entry* exact(const lookup_table& t, dtype type, std::int64_t rows, std::int64_t L, std::int64_t pad_left,
+                            std::int64_t pad_right) {
+  for (const dispatch_entry& e : t.exact_by_dtype[std::size_t(type)])
+    if (e.shape.B * e.shape.C == rows && e.shape.L == L && e.shape.pad_left == pad_left && e.shape.pad_right == pad_right)
+      return &e;
+  return nullptr;
+}
+
+const instantiation& choose(const device_table& t, dtype type, std::int64_t rows, std::int64_t L, std::int64_t pad_left,
+                            std::int64_t pad_right) {
+  if (const dispatch_entry* e = exact(*t.table, type, rows, L, pad_left, pad_right)) return *e->inst;
   const bucket where = bucket_of(rows, L, pad_left, type);
   const dispatch_entry* e = nearest(t.table->by_dtype[std::size_t(type)], where, nullptr);
   return e ? *e->inst : default_instantiation(type, L);
@@ -340,7 +361,7 @@ void dispatch(const problem& p, backend b, cudaStream_t stream) {
   if (const status s = check(p, &why, &sizes); s != status::ok) throw error(s, why);
   if (sizes.dx_elems == 0) return;
   const device_table& t = table_for(b, true);
-  const instantiation& inst = choose(t, p.type, sizes.rows, p.L, p.pad_left);
+  const instantiation& inst = choose(t, p.type, sizes.rows, p.L, p.pad_left, p.pad_right);
   const nvtx_range range(inst);  // the seed's zeroing is part of its cost: inside the range
   if (const status s = enqueue(inst, b, p, stream, &why); s != status::ok) throw error(s, why);
 }
@@ -379,15 +400,27 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
   c.table = t.source;
   c.bucket = where.name();
   int distance = 0;
-  if (const dispatch_entry* e = nearest(t.by_dtype[std::size_t(type)], where, &distance)) {
+  const auto winner_text = [](const dispatch_entry& e) {
+    std::string text = e.ratio_to_memcpy > 0 ? fmt::format("winner {:.2f}x memcpy", e.ratio_to_memcpy)
+                                             : std::string("winner (no memcpy ratio recorded)");
+    return e.note.empty() ? text : text + "; " + e.note;
+  };
+  if (const dispatch_entry* e = exact(t, type, sizes.rows, L, pad_left, pad_right)) {
     c.inst = e->inst;
+    c.served_by = "exact";
     c.matched_bucket = e->where.name();
-    c.reason = fmt::format("nearest bucket {} (distance {}) in {}, ", c.matched_bucket, distance, t.source);
-    c.reason += e->ratio_to_memcpy > 0 ? fmt::format("winner {:.2f}x memcpy", e->ratio_to_memcpy)
-                                       : std::string("winner (no memcpy ratio recorded)");
-    if (!e->note.empty()) c.reason += "; " + e->note;
+    c.reason = fmt::format("exact entry ({},{},{},{},{}) in {}, {}", e->shape.B, e->shape.C, e->shape.L, e->shape.pad_left,
+                           e->shape.pad_right, t.source, winner_text(*e));
+  } else if (const dispatch_entry* n = nearest(t.by_dtype[std::size_t(type)], where, &distance)) {
+    c.inst = n->inst;
+    c.served_by = distance == 0 ? "bucket" : "fallback";
+    c.matched_bucket = n->where.name();
+    c.reason = distance == 0 ? fmt::format("its bucket {} in {}, {}", c.matched_bucket, t.source, winner_text(*n))
+                             : fmt::format("fallback: nearest bucket {} (distance {}) in {}, {}", c.matched_bucket, distance,
+                                           t.source, winner_text(*n));
   } else {
     c.inst = &default_instantiation(type, L);
+    c.served_by = "fallback";
     c.reason = t.source == default_source ? builtin_default_reason(type, L)
                                           : fmt::format("{} has no {} entry; {}", t.source, name_of(type), builtin_default_reason(type, L));
   }

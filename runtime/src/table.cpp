@@ -9,6 +9,7 @@
 #include <ctime>
 #include <limits>
 
+#include "embedded_tables.hpp"
 #include "padtune/detail/input.hpp"
 #include "padtune/problem.hpp"
 
@@ -147,6 +148,7 @@ json to_json(const results_table& t) {
                 {"winner", numbers_json(e.winner)},
                 {"margin", finite(e.margin, "margin")}};
     row["runner_up"] = e.runner_up ? numbers_json(*e.runner_up) : json(nullptr);
+    if (e.exact) row["exact"] = true;  // absent for a bucket's entry: tables without exact entries read as before
     entries.push_back(std::move(row));
   }
   return {{"schema", t.schema},         {"harness_version", t.harness}, {"device", to_json(t.device)},
@@ -185,6 +187,7 @@ results_table table_from_json(const json& j, const std::string& source) {
     const json& ru = member(entries[i], "runner_up", where);
     if (!ru.is_null()) e.runner_up = numbers_from_json(ru, where + ".runner_up");
     e.margin = field<double>(entries[i], "margin", where);
+    if (entries[i].contains("exact")) e.exact = field<bool>(entries[i], "exact", where);
     t.entries.push_back(std::move(e));
   }
   return t;
@@ -209,6 +212,17 @@ results_table parse_table(const std::string& text, const std::string& source) {
 }
 
 results_table read_table(const std::filesystem::path& path) { return parse_table(read_input_file(path), path.string()); }
+
+std::vector<results_table> embedded_results_tables() {
+  std::vector<results_table> out;
+  for (const detail::embedded_table* e = detail::embedded_tables; e->file; ++e) {
+    try {
+      out.push_back(parse_table(e->json, std::string("embedded:") + e->file));
+    } catch (const results_error&) {
+    }
+  }
+  return out;
+}
 
 std::string table_text(const results_table& t) { return to_json(t).dump(1) + "\n"; }
 

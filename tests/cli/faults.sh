@@ -13,7 +13,7 @@ padtune=$1 dir=$2 backend=$3
 rm -rf "$dir" && mkdir -p "$dir"
 printf '2 4 300 3 5\n3 2 1000 8 0\n' > "$dir/sizes.txt"
 filter='__(fault__|rowtile__bo1024__t256__w16|flat__bo1024__t256__w16|flatvec__bo1024__t256__w16)'
-args=(tune --backend "$backend" --dtype f32 --filter "$filter" --sizes "$dir/sizes.txt" --results-dir "$dir")
+args=(tune --backend "$backend" --exhaustive --dtype f32 --filter "$filter" --sizes "$dir/sizes.txt" --results-dir "$dir")
 [ "$backend" = host ] && args+=(--isolate)
 fail() { echo "FAIL: $*"; exit 1; }
 # Under ASan (preset sanitize) the deliberate SIGSEGV would be reported and turned into an abort.
@@ -68,6 +68,9 @@ grep -qE " 2 measured, 12 from the cache, 6 failed" "$dir/err" || { cat "$dir/er
 
 # The budgeted search (successive halving) survives the same faults.
 for i in "${!args[@]}"; do [ "${args[$i]}" = --results-dir ] && args[$((i + 1))]="$dir/budget"; done
+kept=()  # --budget is another search than --exhaustive
+for a in "${args[@]}"; do [ "$a" = --exhaustive ] || kept+=("$a"); done
+args=("${kept[@]}")
 tune --candidate-timeout 1 --budget 2
 [ "$rc" -eq 0 ] || { cat "$dir/err"; fail "budgeted: exit $rc, expected 0"; }
 grep -q ": 4 faults, 2 timeouts" "$dir/err" || { cat "$dir/err"; fail "budgeted: expected 4 faults and 2 timeouts"; }

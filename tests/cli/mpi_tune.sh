@@ -72,7 +72,7 @@ python3 "$here/mpi_runs.py" "$dir/single" "$dir/died" || exit 1
 # table marked partial, every measurement that reached rank 0 kept, and the next run resumes. Longer rows, so
 # that the run is still going when the signal comes.
 printf '2 16 65536 1 1\n2 16 65536 3 5\n1 16 65536 0 0\n1 16 65536 2 2\n' > "$dir/rows.txt"
-slow=(--backend host --dtype f32 --sizes "$dir/rows.txt" --results-dir "$dir/interrupted")
+slow=(--backend host --exhaustive --dtype f32 --sizes "$dir/rows.txt" --results-dir "$dir/interrupted")
 "$mpiexec" --oversubscribe -np 2 "$padtune" tune "${slow[@]}" > "$dir/interrupted.out" 2>&1 &
 pid=$!
 cache=$dir/interrupted/host-emulation.cache.jsonl

@@ -15,6 +15,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "padtune/buckets.hpp"
@@ -131,9 +132,69 @@ TEST_F(Dispatch, ExactBucketWins) {
   EXPECT_EQ(ch.table, path);
   EXPECT_EQ(ch.bucket, "l13_r10_a4");
   EXPECT_EQ(ch.matched_bucket, "l13_r10_a4");
-  EXPECT_NE(ch.reason.find("nearest bucket l13_r10_a4 (distance 0) in " + path + ", winner 1.02x memcpy"),
-            std::string::npos)
-      << ch.reason;
+  EXPECT_EQ(ch.served_by, "bucket");
+  EXPECT_NE(ch.reason.find("its bucket l13_r10_a4 in " + path + ", winner 1.02x memcpy"), std::string::npos) << ch.reason;
+}
+
+TEST_F(Dispatch, AnExactEntryServesItsShapeBeforeAnyBucket) {
+  const instantiation& by_bucket = find_by_fields(dtype::f32, "rowtile", 4096);
+  const instantiation& by_shape = find_by_fields(dtype::f32, "flat", 256);
+  results_table t = host_table({{dtype::f32, "l13_r10_a4", by_bucket.id}});
+  table_entry e = t.entries.front();
+  e.exact = true;
+  e.shape = {4, 256, 8192, 3, 5};  // l13_r10_a4 too
+  e.winner.id = by_shape.id;
+  t.entries.push_back(e);
+  const std::string path = write("t.json", t);
+  EXPECT_NE(table_text(t).find("\"exact\": true"), std::string::npos);
+  const results_table back = read_table(path);
+  ASSERT_EQ(back.entries.size(), 2u);
+  EXPECT_FALSE(back.entries[0].exact);
+  EXPECT_TRUE(back.entries[1].exact);
+  set_results_path(path);
+
+  // B and C enter only as their product: 1024 rows of L 8192 with pads 3, 5.
+  dispatch_choice ch = explain_dispatch(1, 1024, 8192, 3, 5, dtype::f32, backend::host);
+  EXPECT_EQ(ch.inst, &by_shape);
+  EXPECT_EQ(ch.served_by, "exact");
+  EXPECT_NE(ch.reason.find("exact entry (4,256,8192,3,5) in " + path), std::string::npos) << ch.reason;
+  // Another pad_right, L or row count is another shape: the bucket serves it.
+  for (const auto& [rows, L, pr] : {std::tuple{1024, 8192, 6}, {1024, 8193, 5}, {1025, 8192, 5}}) {
+    ch = explain_dispatch(1, rows, L, 3, pr, dtype::f32, backend::host);
+    EXPECT_EQ(ch.inst, &by_bucket) << rows << " " << L << " " << pr;
+    EXPECT_EQ(ch.served_by, "bucket");
+  }
+  ch = explain_dispatch(1, 4, 20, 3, 5, dtype::f32, backend::host);
+  EXPECT_EQ(ch.served_by, "fallback");
+  EXPECT_NE(ch.reason.find("fallback: nearest bucket l13_r10_a4"), std::string::npos) << ch.reason;
+
+  // dispatch() runs the exact entry's kernel, bit-exact like any other (a small shape: the host
+  // emulation takes time with rows times threads).
+  e.shape = {2, 3, 16, 3, 5};
+  EXPECT_TRUE(parse_bucket("l4_r2_a4", e.where));
+  e.winner.id = find_by_fields(dtype::f32, "rowtile", 1024).id;
+  t.entries.push_back(e);
+  set_results_path(write("t2.json", t));
+  EXPECT_EQ(explain_dispatch(6, 1, 16, 3, 5, dtype::f32, backend::host).inst->id, e.winner.id);
+  std::vector<float> dy(6 * 24), dx(6 * 16, -1.0f), want(dx.size());
+  for (std::size_t k = 0; k < dy.size(); ++k) dy[k] = float(k) + 0.5f;
+  dispatch(problem{dy.data(), dx.data(), 2, 3, 16, 3, 5, dtype::f32}, backend::host);
+  for (std::size_t r = 0; r < 6; ++r)
+    for (std::size_t i = 0; i < 16; ++i) want[r * 16 + i] = dy[r * 24 + i + 3];
+  EXPECT_EQ(std::memcmp(dx.data(), want.data(), dx.size() * sizeof(float)), 0);
+}
+
+TEST_F(Dispatch, ExactEntriesAloneStandInForBuckets) {
+  // A table of a --sizes run into a new file: no bucket entries; its exact entries serve the rest.
+  const instantiation& a = find_by_fields(dtype::f32, "flat", 256);
+  results_table t = host_table({{dtype::f32, "l13_r10_a4", a.id}});
+  t.entries.front().exact = true;
+  const std::string path = write("t.json", t);
+  set_results_path(path);
+  const dispatch_choice ch = explain_f32(1000, 5000, 3);
+  EXPECT_EQ(ch.inst, &a);
+  EXPECT_EQ(ch.served_by, "fallback");
+  EXPECT_EQ(ch.matched_bucket, "l13_r10_a4");
 }
 
 TEST_F(Dispatch, NearestBucketWins) {
@@ -148,6 +209,7 @@ TEST_F(Dispatch, NearestBucketWins) {
   EXPECT_EQ(ch.inst, &b);
   EXPECT_NE(ch.reason.find(fmt::format("(distance {})", bucket_distance({12, 9, 4}, {13, 10, 4}))), std::string::npos)
       << ch.reason;
+  EXPECT_EQ(ch.served_by, "fallback");
 
   ch = explain_f32(3, 40, 0);  // l5_r1_a16: near l4_r2_a16
   EXPECT_EQ(ch.matched_bucket, "l4_r2_a16");

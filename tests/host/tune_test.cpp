@@ -47,6 +47,7 @@ TEST(Tune, HostRunWritesATableAndResumesFromTheCache) {
     EXPECT_GT(e.winner.median_us, 0);
     EXPECT_GT(e.winner.ratio_to_memcpy, 0);
     EXPECT_TRUE(e.runner_up.has_value());
+    EXPECT_FALSE(e.exact);
   }
 
   // Where the time went: every fresh measurement took at least min_samples, and the phases fit
@@ -231,7 +232,7 @@ TEST(Tune, CroppingPadsTimeTheFloorWithinBounds) {
   ASSERT_EQ(read_table(r.table_path).entries.size(), 1u);
 }
 
-TEST(Tune, BudgetedSearchFillsBucketsOfSeveralShapesAndAnExhaustiveRunRedoesPruned) {
+TEST(Tune, BudgetedSearchFillsEntriesOfSeveralShapesAndAnExhaustiveRunRedoesPruned) {
   const auto dir = fresh_tune_dir("budget");
   tune_options o = quick_options(dir);
   o.dtypes = {dtype::f32};
@@ -242,10 +243,101 @@ TEST(Tune, BudgetedSearchFillsBucketsOfSeveralShapesAndAnExhaustiveRunRedoesPrun
   EXPECT_GT(budgeted.pruned, 0u);
   ASSERT_EQ(read_table(budgeted.table_path).entries.size(), 1u);
   o.budget_seconds.reset();
+  o.exhaustive = true;
   const tune_report exhaustive = run_tune(o, nullptr);
   EXPECT_EQ(exhaustive.measured, budgeted.pruned);  // the pruned are measured in full now
   EXPECT_EQ(exhaustive.pruned, 0u);
   EXPECT_EQ(read_table(exhaustive.table_path).entries.size(), 1u);
+  EXPECT_EQ(read_table(exhaustive.table_path).settings.value("search", ""), "exhaustive");
+}
+
+TEST(Tune, TheDefaultSearchScreensAndTimesOnlyTheCloseOnesInFull) {
+  const auto dir = fresh_tune_dir("screen");
+  tune_options o = quick_options(dir);
+  o.dtypes = {dtype::f32};
+  o.filter = "__(seed|rowtile|flat)__";  // many candidates, some far apart (the seed zeroes dx first)
+  o.sizes = {{2, 8, 4096, 3, 5}};
+  const std::size_t candidates = candidates_for(dtype::f32, o).size();
+  ASSERT_GT(candidates, 6u);
+  const tune_report screened = run_tune(o, nullptr);
+  EXPECT_EQ(screened.measured, candidates + 1);  // each candidate once, ok or pruned, and the floor
+  EXPECT_GE(screened.pruned, candidates - 4);    // at most four timed in full
+  EXPECT_EQ(screened.failed, 0u);
+  const results_table t = read_table(screened.table_path);
+  ASSERT_EQ(t.entries.size(), 1u);
+  EXPECT_NE(t.settings.value("search", "").find("screened"), std::string::npos) << t.settings.dump();
+  // The winner is among the ones timed in full: a screened-out candidate only ranks below them.
+  std::ifstream lines(screened.cache_path);
+  std::string status;
+  for (std::string line; std::getline(lines, line);) {
+    const nlohmann::json j = nlohmann::json::parse(line);
+    if (j.value("id", "") == t.entries[0].winner.id) status = j.value("status", "");
+  }
+  EXPECT_EQ(status, "ok");
+  // A second run takes everything from the cache, the screened-out ones included.
+  const tune_report again = run_tune(o, nullptr);
+  EXPECT_EQ(again.measured, 0u);
+  EXPECT_EQ(again.from_cache, candidates + 1);
+}
+
+TEST(Tune, SizesAddExactEntriesAndASweepKeepsThem) {
+  const auto dir = fresh_tune_dir("exact");
+  tune_options o = quick_options(dir);
+  o.dtypes = {dtype::f32};
+  o.sizes.clear();  // the host's small sweep: bucket entries
+  const std::size_t buckets = read_table(run_tune(o, nullptr).table_path).entries.size();
+  ASSERT_GT(buckets, 0u);
+  o.sizes = {{2, 3, 3000, 1, 1}, {1, 6, 3000, 8, 0}};
+  o.exact_entries = true;  // padtune tune --sizes
+  run_tune(o, nullptr);
+  o.sizes = {{6, 1, 3000, 8, 0}};  // the same rows, L and pads as the second: replaces its entry
+  run_tune(o, nullptr);
+  o.sizes.clear();
+  o.exact_entries = false;
+  const results_table t = read_table(run_tune(o, nullptr).table_path);  // a sweep again keeps them
+  std::size_t exact = 0;
+  for (const table_entry& e : t.entries)
+    if (e.exact) {
+      ++exact;
+      EXPECT_TRUE(e.shape == (shape5{2, 3, 3000, 1, 1}) || e.shape == (shape5{6, 1, 3000, 8, 0})) << e.shape.B;
+    }
+  EXPECT_EQ(exact, 2u);
+  EXPECT_EQ(t.entries.size(), buckets + 2);
+}
+
+TEST(Tune, DefaultCandidatesAreThePublishedContenders) {
+  // What won or came second in the embedded tables measured exhaustively on the GPU (results/*.json).
+  std::set<std::string> published;
+  for (const results_table& t : embedded_results_tables())
+    if (t.device.backend == "cuda" && t.settings.value("search", "") == "exhaustive") {
+      for (const table_entry& e : t.entries) {
+        if (e.type != dtype::f32) continue;
+        published.insert(e.winner.id);
+        if (e.runner_up) published.insert(e.runner_up->id);
+      }
+    }
+  if (published.empty()) GTEST_SKIP() << "this build embeds no exhaustive GPU table (results/*.json)";
+  tune_options o;
+  o.where = backend::cuda;
+  const auto chosen = candidates_for(dtype::f32, o);
+  ASSERT_FALSE(chosen.empty());
+  for (const instantiation* i : chosen) EXPECT_TRUE(published.count(i->id)) << i->id;
+  std::size_t all_f32 = 0;
+  for (const instantiation& i : registry()) all_f32 += i.type == dtype::f32;
+  EXPECT_LT(chosen.size(), all_f32);
+  o.exhaustive = true;
+  EXPECT_EQ(candidates_for(dtype::f32, o).size(), all_f32);
+  o.exhaustive = false;
+  o.variants = {"seed"};  // named: taken though it never wins
+  EXPECT_FALSE(candidates_for(dtype::f32, o).empty());
+  for (const instantiation* i : candidates_for(dtype::f32, o)) EXPECT_EQ(i->variant, "seed");
+  o.variants.clear();
+  o.where = backend::host;  // no exhaustive table of the host emulation is embedded: every candidate
+  bool host_table = false;
+  for (const results_table& t : embedded_results_tables()) host_table |= t.device.backend == "host";
+  if (!host_table) {
+    EXPECT_EQ(candidates_for(dtype::f32, o).size(), all_f32);
+  }
 }
 
 TEST(Tune, ARunOverOneDtypeKeepsTheOthersInTheTable) {

@@ -22,7 +22,7 @@ struct search_options {
   std::vector<std::string> dtypes, variants;
   std::string filter, sizes_file, results_dir = "results", table, cache, shard;
   double budget = 0;
-  bool hot = false, cold_only = false, json = false;
+  bool hot = false, hot_too = false, cold_only = false, exhaustive = false, json = false;
   bool isolate = false, no_isolate = false;
   bool jit = false;
   double candidate_timeout = 60;
@@ -154,6 +154,18 @@ int run_tune_command(const search_options& s, const std::string& command) {
     return exit_usage;
   }
   if (s.budget > 0) o.budget_seconds = s.budget;
+  if (s.budget > 0 && s.exhaustive) {
+    fmt::print(stderr, "padtune tune: --budget and --exhaustive exclude each other (one prunes, the other times every candidate in full)\n");
+    if (team) team->abort(exit_usage);
+    return exit_usage;
+  }
+  if (s.hot_too && (s.cold_only || s.hot)) {
+    fmt::print(stderr, "padtune tune: --hot-too adds an L2-hot figure to L2-cold timing: not with --{}\n", s.hot ? "hot" : "cold-only");
+    if (team) team->abort(exit_usage);
+    return exit_usage;
+  }
+  o.exhaustive = s.exhaustive;
+  o.exact_entries = !o.sizes.empty();  // a user's own shapes: each its own entry
   if (s.jit && o.where != backend::cuda) {
     fmt::print(stderr, "padtune tune: --jit needs --backend cuda: JIT kernels are compiled by NVRTC for a GPU, and the "
                        "host backend cannot run them\n");
@@ -168,7 +180,7 @@ int run_tune_command(const search_options& s, const std::string& command) {
   o.table_path = s.table;
   o.cache_path = s.cache;
   o.measure.l2_cold = !s.hot;
-  o.measure.hot_too = !s.hot && !s.cold_only;
+  o.measure.hot_too = s.hot_too;
   o.command = command;
   // Isolation by default on the GPU, where a fault poisons the context; the host backend runs in
   // process unless asked, since its candidates are the same code the host tests run.
@@ -272,8 +284,10 @@ int run_verify_command(const search_options& s) {
 
 void add_tune_command(CLI::App& app, int* result) {
   auto s = std::make_shared<search_options>();
-  CLI::App* tune = app.add_subcommand("tune", "Verify and time every candidate over a size sweep; write results/<gpu>.json");
+  CLI::App* tune = app.add_subcommand("tune", "Verify and time candidates over a size sweep (or --sizes: exact entries); write results/<gpu>.json");
   add_search_options(tune, *s);
+  tune->get_option("--sizes")->description("A file of shapes, 'B C L pad_left pad_right' per line: tune them as exact entries, "
+                                           "which the dispatcher takes for those shapes before any bucket");
   tune->add_option("--budget", s->budget, "Successive halving aiming at about this many seconds (default: exhaustive)");
   tune->add_option("--results-dir", s->results_dir, "Where the table and the cache go (default: results)");
   tune->add_option("--table", s->table, "The table's path (default: RESULTS_DIR/<gpu>.json)");
@@ -281,8 +295,11 @@ void add_tune_command(CLI::App& app, int* result) {
   tune->add_option("--shard", s->shard, "Tune only shapes I, I+N, I+2N, ... of the sweep (0 <= I < N); merge the shards' "
                    "caches with padtune merge (scripts/slurm-tune.sbatch)");
   tune->add_flag("--hot", s->hot, "Time with a warm L2 (default: L2-cold, flushed before every sample)");
-  tune->add_flag("--cold-only", s->cold_only,
-                 "Skip the L2-hot second figure of each measurement (it never ranks; about 40% less time)");
+  tune->add_flag("--hot-too", s->hot_too, "Also take an L2-hot second figure of each measurement (it never ranks; about 40% more time)");
+  tune->add_flag("--cold-only", s->cold_only, "L2-cold figures only: the default (kept for scripts)");
+  tune->add_flag("--exhaustive", s->exhaustive,
+                 "Every instantiation (not only the contenders: what won or came second in a published table), each "
+                 "timed in full (not screened first); the way published tables are made");
   tune->add_flag("--json", s->json, "Print the table as JSON");
   tune->add_flag("--jit", s->jit,
                  "Also time JIT kernels (NVRTC, pads compiled in): the twin of each candidate for each distinct "

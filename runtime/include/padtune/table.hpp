@@ -72,10 +72,13 @@ struct candidate_numbers {
   double ratio_to_memcpy = 0;  ///< time / time of a D2D cudaMemcpyAsync of the same payload
 };
 
+/// A bucket's entry serves every shape whose nearest bucket it is; an exact entry (padtune tune
+/// --sizes) serves its own shape alone, before any bucket: the same dtype, B*C, L and pads.
 struct table_entry {
   dtype type = dtype::f32;
-  bucket where;
-  shape5 shape;  ///< the shape measured for this bucket
+  bucket where;  ///< the bucket of `shape`
+  shape5 shape;  ///< the shape measured for this bucket, or the exact entry's shape
+  bool exact = false;
   candidate_numbers winner;
   std::optional<candidate_numbers> runner_up;
   double margin = 0;  ///< runner_up median / winner median - 1
@@ -106,6 +109,18 @@ results_table parse_table(const std::string& text, const std::string& source);
 results_table read_table(const std::filesystem::path& path);
 /// The text of a table as padtune writes it.
 std::string table_text(const results_table& t);
+
+/// Whether an exact entry serves this shape: same dtype, rows B*C (how B and C split it does not
+/// matter to a kernel), L and pads.
+inline bool serves_exactly(const table_entry& e, dtype type, long long rows, long long L, long long pad_left,
+                           long long pad_right) {
+  return e.exact && e.type == type && e.shape.B * e.shape.C == rows && e.shape.L == L && e.shape.pad_left == pad_left &&
+         e.shape.pad_right == pad_right;
+}
+
+/// The tables this library embedded from results/*.json at build time, parsed; one that does not
+/// parse is left out (the dispatcher reports it).
+std::vector<results_table> embedded_results_tables();
 
 /// The current time, UTC, ISO 8601.
 std::string utc_now();

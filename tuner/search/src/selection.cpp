@@ -36,15 +36,16 @@ candidate_numbers numbers(const measurement_index& index, const std::string& id,
 
 }  // namespace
 
-std::vector<table_entry> select_entries(const std::vector<measurement>& measurements, const finalist_timer& retime) {
+std::vector<table_entry> select_entries(const std::vector<measurement>& measurements, const finalist_timer& retime,
+                                        entry_kind kind) {
   measurement_index index;
   std::vector<measurement> ok;
   for (const measurement& m : measurements) {
     index[measurement_key(m.id, m.type, m.shape)] = &m;
-    if (m.status == "ok" && m.id != memcpy_floor_id) ok.push_back(m);
+    if ((m.status == "ok" || m.status == "pruned") && m.id != memcpy_floor_id) ok.push_back(m);
   }
   std::vector<table_entry> out;
-  for (const bucket_ranking& r : rank_buckets(ok)) {
+  for (const bucket_ranking& r : rank_buckets(ok, kind)) {
     std::vector<const instantiation*> finalists;
     for (std::size_t k = 0; k < r.ranked.size() && finalists.size() < 3; ++k)
       if (const instantiation* i = find_candidate(r.ranked[k].first)) finalists.push_back(i);
@@ -66,6 +67,7 @@ std::vector<table_entry> select_entries(const std::vector<measurement>& measurem
     e.type = r.type;
     e.where = r.where;
     e.shape = rep;
+    e.exact = kind == entry_kind::exact;
     e.winner = numbers(index, finalists[pick]->id, r.type, rep);
     std::optional<std::size_t> second;
     for (std::size_t k = 0; k < finalists.size(); ++k)
@@ -104,7 +106,7 @@ nlohmann::json table_settings(const nlohmann::json& measured_with, const std::st
   return s;
 }
 
-std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok) {
+std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok, entry_kind kind) {
 
   struct group {
     dtype type;
@@ -115,7 +117,9 @@ std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok) {
   std::vector<group> groups;
   for (const measurement& m : ok) {
     const bucket b = bucket_of(m.shape.B * m.shape.C, m.shape.L, m.shape.pad_left, m.type);
-    auto g = std::find_if(groups.begin(), groups.end(), [&](const group& x) { return x.type == m.type && x.where == b; });
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const group& x) {
+      return x.type == m.type && x.where == b && (kind == entry_kind::bucket || x.shapes.front() == m.shape);
+    });
     if (g == groups.end()) g = groups.insert(groups.end(), group{m.type, b, {}, {}});
     auto s = std::find(g->shapes.begin(), g->shapes.end(), m.shape);
     if (s == g->shapes.end()) s = g->shapes.insert(g->shapes.end(), m.shape);
@@ -141,8 +145,9 @@ std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok) {
     if (!r.ranked.empty()) out.push_back(std::move(r));
   }
   std::sort(out.begin(), out.end(), [](const bucket_ranking& a, const bucket_ranking& b) {
-    return std::make_tuple(int(a.type), a.where.log2_L, a.where.log2_rows, a.where.align) <
-           std::make_tuple(int(b.type), b.where.log2_L, b.where.log2_rows, b.where.align);
+    const shape5 &x = a.shapes.front(), &y = b.shapes.front();
+    return std::make_tuple(int(a.type), a.where.log2_L, a.where.log2_rows, a.where.align, x.B * x.C, x.L, x.pad_left, x.pad_right) <
+           std::make_tuple(int(b.type), b.where.log2_L, b.where.log2_rows, b.where.align, y.B * y.C, y.L, y.pad_left, y.pad_right);
   });
   return out;
 }

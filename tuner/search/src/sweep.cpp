@@ -14,19 +14,27 @@ namespace padtune::tuner {
 
 std::vector<shape5> default_sweep(dtype type) {
   const long long S = (long long)size_of(type);
+  // pad_left's alignment classes of this dtype, in elements: 16-bit 1 2 4 8 (2 to 16 bytes), f32 1 2 4,
+  // f64 1 2. Vector kernels care which one a shape is in, and lookup matches it.
+  std::vector<long long> classes;
+  for (long long e = 1; e * S <= 16; e *= 2) classes.push_back(e);
   std::vector<shape5> out;
-  const long long lengths[] = {1, 8, 64, 512, 4096, 32768, 262144, 1048576};
-  const long long rows[] = {1, 8, 64, 512, 4096, 32768, 262144, 4194304};
-  for (long long L : lengths)
-    for (long long R : rows) {
+  for (int k = 0; k <= 20; ++k)      // one row length per log2 bucket, 1 to 2^20
+    for (int j = 0; j <= 11; ++j) {  // rows 4^j, 1 to 2^22
+      // A power of two (a tile fits it exactly) at every other point, an odd length in the middle of
+      // the bucket (its rows' bytes not a multiple of 16, like most real shapes') at the others.
+      const long long pow2 = 1LL << k;
+      const long long L = (k + j) % 2 == 0 || k < 2 ? pow2 : pow2 + pow2 / 2 + 1;
+      const long long R = 1LL << (2 * j);
       const long long payload = 2 * R * L * S;
-      if (payload < 4096 || payload > (2LL << 30)) continue;
+      if (payload < 4096 || payload > (1LL << 30)) continue;
       const long long B = R >= 64 ? 8 : 1, C = R / B;
-      out.push_back({B, C, L, 16 / S, 3});  // pad_left * S a multiple of 16
-      out.push_back({B, C, L, 1, 2});       // misaligned by one element
+      const long long a = classes[std::size_t(k + 2 * j + j / 2) % classes.size()];  // not in step with L's kind
+      const bool crop = (k + 2 * j) % 3 == 2 && L > 2 * a;  // a third of pad_left negative, where L allows
+      out.push_back({B, C, L, crop ? -a : a, (k + j) % 4 == 3 && L > 16 ? -2 : 3});
     }
-  // The performance suite's shapes, so the shapes the benchmarks and targets name are tuned as they
-  // are: their buckets fall between the grid points above (and P7 crops).
+  // The performance suite's shapes, so that the shapes the benchmarks and targets name are tuned as
+  // they are.
   for (const suite_shape& p : perf_suite())
     if (std::find(out.begin(), out.end(), p.s) == out.end()) out.push_back(p.s);
   return out;

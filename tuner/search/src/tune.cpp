@@ -147,6 +147,7 @@ shape_work tune_run::triage(model_run& model, dtype type, const shape5& s) {
   auto reusable = [&](const std::string& id) -> const measurement* {
     const measurement* c = model.cache->find(measurement_key(id, type, s));
     if (!c || c->status == "ok") return c;
+    if (c->status == "pruned" && !o_.exhaustive && !o_.budget_seconds) return c;  // screened out: final for this search
     if (id == memcpy_floor_id) return nullptr;
     if (c->status == "verify_failed" || c->status == "fault") return c;
     if (c->status == "timeout" && !(isolated() && o_.candidate_timeout_seconds > c->limit_seconds)) return c;
@@ -180,6 +181,7 @@ void tune_run::measure(model_run& model, const shape_work& w, const measure_sett
   if (w.floor)
     survived(model, memcpy_floor_id, type, s, [&] { record(model, {memcpy_floor_id, type, s, "ok", "", timed([&] { return ws->time_memcpy(m); })}, true); });
   if (o_.budget_seconds) halve(model, *ws, type, s, w.missing, m);
+  else if (!o_.exhaustive) screen(model, *ws, type, s, w.missing, m);
   else
     for (const instantiation* i : w.missing) {
       if (stopped()) break;
@@ -231,6 +233,45 @@ void tune_run::measure_one(model_run& model, workspace& ws, dtype type, const sh
   });
 }
 
+/// The default search: every verified candidate gets a few samples; those within screen_margin of
+/// the best (of these and of this shape's candidates already timed in full), at least two and at most
+/// max_finalists, get the full rule. The others are kept as "pruned" with their rough numbers, which
+/// rank them (selection.hpp). Time goes where the candidates are close.
+void tune_run::screen(model_run& model, workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,
+                      const measure_settings& m) {
+  constexpr int screen_samples = 10;
+  constexpr double screen_margin = 0.05;
+  constexpr std::size_t max_finalists = 4;
+  std::vector<std::pair<const instantiation*, timing>> alive;
+  for (const instantiation* i : missing)
+    survived(model, i->id, type, s, [&] {
+      if (std::string e = verified(ws, *i); !e.empty()) record(model, {i->id, type, s, "verify_failed", e, {}}, true);
+      else alive.emplace_back(i, timing{});
+    });
+  double best = INFINITY;
+  std::size_t timed_in_full = 0;  // this shape's candidates the cache already holds in full (a resumed run)
+  for (const measurement& done : model.all)
+    if (done.status == "ok" && done.id != memcpy_floor_id && done.type == type && done.shape == s) {
+      best = std::min(best, done.t.cold.median);
+      ++timed_in_full;
+    }
+  const std::size_t at_least = timed_in_full >= 2 ? 0 : 2 - timed_in_full;
+  if (alive.size() > at_least) {
+    measure_settings quick = m;
+    quick.hot_too = false;
+    quick.rule.min_samples = quick.rule.max_samples = screen_samples;
+    std::erase_if(alive, [&](auto& a) { return !survived(model, a.first->id, type, s, [&] { a.second = timed([&] { return ws.time(*a.first, quick); }); }); });
+    std::sort(alive.begin(), alive.end(), [](const auto& a, const auto& b) { return a.second.cold.median < b.second.cold.median; });
+    if (!alive.empty()) best = std::min(best, alive.front().second.cold.median);
+    std::size_t keep = 0;
+    while (keep < alive.size() && keep < max_finalists && (keep < at_least || alive[keep].second.cold.median <= best * (1 + screen_margin)))
+      ++keep;
+    for (std::size_t k = keep; k < alive.size(); ++k) record(model, {alive[k].first->id, type, s, "pruned", "", alive[k].second}, true);
+    alive.resize(keep);
+  }
+  for (auto& [i, t] : alive) survived(model, i->id, type, s, [&] { record(model, {i->id, type, s, "ok", "", timed([&] { return ws.time(*i, m); })}, true); });
+}
+
 /// Successive halving: every verified candidate gets a few samples, the best quarter more, the
 /// best two the full rule. The others are kept as "pruned" with their rough numbers.
 void tune_run::halve(model_run& model, workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,
@@ -271,14 +312,13 @@ void tune_run::finish(model_run& model, bool retime_here) {
 results_table tune_run::select(model_run& model, bool retime_here) {
   results_table t;
   t.device = model.device;
-  t.settings = table_settings(to_json(o_.measure), std::string(name_of(o_.where)),
-                              o_.budget_seconds ? fmt::format("successive halving, budget {} s", *o_.budget_seconds) : "exhaustive",
-                              kernel_sources_hash);
+  t.settings = table_settings(to_json(o_.measure), std::string(name_of(o_.where)), search_name(o_), kernel_sources_hash);
   t.command = o_.command;
   t.created = utc_now();
   t.complete = !report_.interrupted;
+  const entry_kind kind = o_.exact_entries ? entry_kind::exact : entry_kind::bucket;
   if (!retime_here) {
-    t.entries = select_entries(model.all, cached_timings(model.all));
+    t.entries = select_entries(model.all, cached_timings(model.all), kind);
     return t;
   }
   t.entries = select_entries(model.all, [&](dtype type, const shape5& rep, const std::vector<const instantiation*>& finalists) {
@@ -288,13 +328,15 @@ results_table tune_run::select(model_run& model, bool retime_here) {
     } catch (const std::exception&) {
       return std::vector<summary>{};  // keep the ranking's order
     }
-  });
+  }, kind);
   return t;
 }
 
 /// A run over part of the space (some dtypes, a filter, other sizes) must not drop what the table
-/// already knows: entries of (dtype, bucket) pairs this run did not cover are kept, if the table
-/// on disk is of the same device model. An unreadable table is replaced, with a warning.
+/// already knows, if the table on disk is of the same device model: a sweep keeps the entries of
+/// (dtype, bucket) pairs it did not cover and every exact entry; a --sizes run (exact entries) keeps
+/// every bucket's entry and the exact entries of other shapes. An unreadable table is replaced,
+/// with a warning.
 void tune_run::keep_other_entries(const model_run& model, results_table& t) const {
   if (model.table.stream || !model.table.exists) return;  // a device or FIFO is not read back
   results_table old;
@@ -307,13 +349,15 @@ void tune_run::keep_other_entries(const model_run& model, results_table& t) cons
   if (!old.device.same_model(t.device)) return;
   for (const table_entry& e : old.entries) {
     const bool covered = std::any_of(t.entries.begin(), t.entries.end(), [&](const table_entry& n) {
-      return n.type == e.type && n.where == e.where;
+      if (n.exact != e.exact) return false;
+      return n.exact ? serves_exactly(n, e.type, e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right)
+                     : n.type == e.type && n.where == e.where;
     });
     if (!covered) t.entries.push_back(e);
   }
-  std::sort(t.entries.begin(), t.entries.end(), [](const table_entry& a, const table_entry& b) {
-    return std::make_tuple(int(a.type), a.where.log2_L, a.where.log2_rows, a.where.align) <
-           std::make_tuple(int(b.type), b.where.log2_L, b.where.log2_rows, b.where.align);
+  std::stable_sort(t.entries.begin(), t.entries.end(), [](const table_entry& a, const table_entry& b) {
+    return std::make_tuple(int(a.type), a.exact, a.where.log2_L, a.where.log2_rows, a.where.align) <
+           std::make_tuple(int(b.type), b.exact, b.where.log2_L, b.where.log2_rows, b.where.align);
   });
 }
 
@@ -325,7 +369,33 @@ std::string phases_text(const tune_phases& p) {
                      "{:.1f} s waiting", p.workspaces, p.verify, p.timing, p.samples, per_sample, p.selection, p.waiting);
 }
 
+std::string search_name(const tune_options& o) {
+  if (o.budget_seconds) return fmt::format("successive halving, budget {} s", *o.budget_seconds);
+  if (o.exhaustive) return "exhaustive";
+  return "screened: the best within 5% of a 10-sample screen, at most 4, timed in full";
+}
+
+std::vector<const instantiation*> contenders(dtype type, backend where) {
+  std::set<std::string> ids;
+  for (const results_table& t : embedded_results_tables()) {
+    if (t.device.backend != name_of(where) || !t.settings.is_object() || t.settings.value("search", "") != "exhaustive") continue;
+    for (const table_entry& e : t.entries) {
+      if (e.type != type) continue;
+      ids.insert(e.winner.id);
+      if (e.runner_up) ids.insert(e.runner_up->id);
+    }
+  }
+  std::vector<const instantiation*> out;
+  for (const instantiation& i : registry())
+    if (i.type == type && ids.count(i.id)) out.push_back(&i);
+  return out;
+}
+
 std::vector<const instantiation*> candidates_for(dtype type, const tune_options& o) {
+  // The default set: what won or came second in a published table of this backend (the others never
+  // did: opt-in by --exhaustive, --variant or --filter); every candidate where no such table exists.
+  if (!o.exhaustive && o.variants.empty() && o.filter.empty())
+    if (std::vector<const instantiation*> c = contenders(type, o.where); !c.empty()) return c;
   std::regex re;
   try {
     re = std::regex(o.filter.empty() ? ".*" : o.filter, std::regex::ECMAScript);

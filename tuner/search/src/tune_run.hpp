@@ -82,6 +82,8 @@ class tune_run {
   bool survived(model_run& model, const std::string& id, dtype type, const shape5& s, Step&& step);
   void measure_one(model_run& model, workspace& ws, dtype type, const shape5& s, const instantiation& i,
                    const measure_settings& m);
+  void screen(model_run& model, workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,
+              const measure_settings& m);
   void halve(model_run& model, workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,
              const measure_settings& m);
   /// Selects the model's table and writes it; finalists are re-timed here when `retime_here`,

@@ -11,15 +11,19 @@
 
 namespace padtune::tuner {
 
-/// Per (dtype, bucket): the fastest candidate over the bucket's shapes (geometric mean of time over
-/// the best time of each shape). Pure: no measurement.
+/// What a table entry stands for: a bucket (the sweep's shapes in it together), or one exact shape
+/// (padtune tune --sizes: the user's own workload).
+enum class entry_kind { bucket, exact };
+
+/// Per (dtype, bucket), or per (dtype, shape) for exact entries: the fastest candidate over the
+/// group's shapes (geometric mean of time over the best time of each shape). Pure: no measurement.
 struct bucket_ranking {
   dtype type;
   bucket where;
   std::vector<shape5> shapes;
   std::vector<std::pair<std::string, double>> ranked;  ///< (id, score >= 1), best first
 };
-std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok_measurements);
+std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok_measurements, entry_kind kind = entry_kind::bucket);
 
 /// Picks among finalists re-timed side by side, `times` in the ranking's order: the best-ranked one
 /// within noise of the fastest (1%, or 1.96 standard errors of the two medians' difference, whichever
@@ -31,10 +35,13 @@ std::size_t pick_finalist(const std::vector<summary>& times);
 using finalist_timer =
     std::function<std::vector<summary>(dtype, const shape5& representative, const std::vector<const instantiation*>& finalists)>;
 
-/// The table's entries: per (dtype, bucket) of the "ok" measurements, the top three of the ranking
-/// are re-timed by `retime` and pick_finalist chooses; numbers come from the measurements (the
-/// memcpy floor's included). `measurements` may hold every status; duplicates of a key: the last wins.
-std::vector<table_entry> select_entries(const std::vector<measurement>& measurements, const finalist_timer& retime);
+/// The table's entries: per (dtype, bucket) (or exact shape) of the "ok" and "pruned" measurements
+/// (a pruned candidate's rough time ranks it below the ones timed in full), the top three of the
+/// ranking are re-timed by `retime` and pick_finalist chooses; numbers come from the measurements
+/// (the memcpy floor's included). `measurements` may hold every status; duplicates of a key: the
+/// last wins.
+std::vector<table_entry> select_entries(const std::vector<measurement>& measurements, const finalist_timer& retime,
+                                        entry_kind kind = entry_kind::bucket);
 
 /// A finalist_timer that re-times nothing: it returns each finalist's cached timing on the shape
 /// (none, keeping the ranking's order, when one is missing).

@@ -10,9 +10,10 @@
 
 namespace padtune::tuner {
 
-/// Row lengths 1 to 2^20 and row counts 1 to 2^22 in steps of 8x, pad_left aligned to 16 bytes
-/// and not, keeping payloads (2*B*C*L*sizeof(T)) from 4 KB to 2 GB; then the performance suite
-/// (suites.hpp), P10's 17 GB included.
+/// One row length per log2 bucket from 1 to 2^20 (powers of two and odd lengths in turn) by row
+/// counts 4^j from 1 to 2^22, pad_left in each alignment class of the dtype in turn (2 to 16 bytes;
+/// a third of them negative), payloads (2*B*C*L*sizeof(T)) from 4 KB to 1 GB; then the performance
+/// suite (suites.hpp), P10's 17 GB included.
 std::vector<shape5> default_sweep(dtype type);
 
 /// A handful of small shapes that cover short and long rows, aligned and not, for the host backend.

@@ -27,8 +27,15 @@ struct tune_options {
   bool jit = false;
   std::string filter;                 ///< ECMAScript regex over ids; empty: every id
   std::vector<shape5> sizes;          ///< empty: the default sweep (cuda) or the small sweep (host)
+  /// The table's entries: one per shape of `sizes`, served to that shape alone (padtune tune
+  /// --sizes), or one per bucket.
+  bool exact_entries = false;
   sweep_shard shard;                  ///< this machine's share of those shapes (--shard I/N)
   std::optional<double> budget_seconds;  ///< set: successive halving aiming at this many seconds
+  /// false (the default): the contenders (contenders()) unless --variant or --filter choose, each
+  /// screened with a few samples, the close ones timed in full (tune_run::screen). true: every
+  /// candidate, each timed in full.
+  bool exhaustive = false;
   std::filesystem::path table_path, cache_path;  ///< empty: results/<gpu>.json and .cache.jsonl
   std::filesystem::path results_dir = "results";
   measure_settings measure;
@@ -79,7 +86,15 @@ struct tune_report {
 /// One line: "1.2 s workspaces, 0.4 s verify, 9.8 s timing (51000 samples, 192 us each), ...".
 std::string phases_text(const tune_phases& p);
 
-/// Candidates for a dtype after --variant and --filter. Throws results_error on a bad regex.
+/// What won or came second for the dtype in a table the library embeds (results/*.json) measured on
+/// this backend by an exhaustive search; empty when there is none.
+std::vector<const instantiation*> contenders(dtype type, backend where);
+
+/// The table's "search" setting for these options.
+std::string search_name(const tune_options& o);
+
+/// Candidates for a dtype: after --variant and --filter, or without them the contenders (every
+/// candidate with --exhaustive, or when there are none). Throws results_error on a bad regex.
 std::vector<const instantiation*> candidates_for(dtype type, const tune_options& o);
 
 /// Runs the search. Throws usage_error for outputs that cannot be written (checked before any
