@@ -225,6 +225,18 @@ def test_cat_backward_piece_is_pitched():
 
 # --- errors -------------------------------------------------------------------------------------
 
+def test_ops_share_pytorchs_cxx_runtime():
+    """The ops' errors are C++ exceptions that PyTorch catches: with a private, static libstdc++
+    (a toolchain adding -static-libstdc++) the first one crashed the process. The library must
+    load the shared one."""
+    import shutil
+    from padtune import _native
+    if shutil.which("readelf") is None:
+        pytest.skip("readelf (binutils) is not installed: cannot read the library's dynamic section")
+    dynamic = subprocess.run(["readelf", "-d", _native._OPS], capture_output=True, text=True, check=True).stdout
+    assert "[libstdc++.so.6]" in dynamic, f"{_native._OPS} does not load libstdc++.so.6:\n{dynamic}"
+
+
 def test_errors():
     with pytest.raises(ValueError, match="pad_left \\+ pad_right"):
         op(torch.randn(2, 5), 3, 3)
@@ -242,18 +254,6 @@ def test_errors():
         padtune.constant_pad1d(torch.tensor(1.0), 1, 1)
     with pytest.raises(RuntimeError):  # as F.pad: cropping more than there is
         padtune.constant_pad1d(torch.randn(2, 5, requires_grad=True), -3, -3)
-
-
-def test_ops_share_pytorchs_cxx_runtime():
-    """The ops' errors are C++ exceptions that PyTorch catches: with a private, static libstdc++
-    (a toolchain adding -static-libstdc++) the first one crashed the process. The library must
-    load the shared one."""
-    import shutil
-    from padtune import _native
-    if shutil.which("readelf") is None:
-        pytest.skip("readelf (binutils) is not installed: cannot read the library's dynamic section")
-    dynamic = subprocess.run(["readelf", "-d", _native._OPS], capture_output=True, text=True, check=True).stdout
-    assert "[libstdc++.so.6]" in dynamic, f"{_native._OPS} does not load libstdc++.so.6:\n{dynamic}"
 
 
 def test_errors_under_fake_tensors():
