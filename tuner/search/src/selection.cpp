@@ -42,7 +42,7 @@ std::vector<table_entry> select_entries(const std::vector<measurement>& measurem
   std::vector<measurement> ok;
   for (const measurement& m : measurements) {
     index[measurement_key(m.id, m.type, m.shape)] = &m;
-    if ((m.status == "ok" || m.status == "pruned") && m.id != memcpy_floor_id) ok.push_back(m);
+    if (m.status == "ok" && m.id != memcpy_floor_id) ok.push_back(m);
   }
   std::vector<table_entry> out;
   for (const bucket_ranking& r : rank_buckets(ok, kind)) {

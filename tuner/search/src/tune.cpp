@@ -236,7 +236,7 @@ void tune_run::measure_one(model_run& model, workspace& ws, dtype type, const sh
 /// The default search: every verified candidate gets a few samples; those within screen_margin of
 /// the best (of these and of this shape's candidates already timed in full), at least two and at most
 /// max_finalists, get the full rule. The others are kept as "pruned" with their rough numbers, which
-/// rank them (selection.hpp). Time goes where the candidates are close.
+/// do not rank (selection.hpp). Time goes where the candidates are close.
 void tune_run::screen(model_run& model, workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,
                       const measure_settings& m) {
   constexpr int screen_samples = 10;
