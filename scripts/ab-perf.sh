@@ -34,7 +34,7 @@ for ((r = 1; r <= rounds; r++)); do
     log="$scratch/tune-$side-$r.log"
     rm -f "$cache"
     start=$(date +%s)
-    if ! build/ab-$side/tuner/padtune tune --backend cuda --cold-only --sizes "$scratch/suite.txt" "${tune_args[@]}" \
+    if ! build/ab-$side/tuner/padtune tune --backend cuda --exhaustive --sizes "$scratch/suite.txt" "${tune_args[@]}" \
         --table "$scratch/table-$side-$r.json" --cache "$cache" > /dev/null 2> "$log"; then
       cp "$log" "$out/"; tail -30 "$log"; exit 1
     fi

@@ -116,14 +116,14 @@ for step in $steps; do
     perf)
       say "== the performance suite, every candidate"
       build/gpu/bench/padtune_bench --padtune_print_suite=perf > /tmp/padtune-perf-suite.txt
-      build/gpu/tuner/padtune tune --backend cuda --sizes /tmp/padtune-perf-suite.txt ${PERF_ARGS:-} --table "$out/perf.json" \
+      build/gpu/tuner/padtune tune --backend cuda --exhaustive --sizes /tmp/padtune-perf-suite.txt ${PERF_ARGS:-} --table "$out/perf.json" \
         --cache /tmp/padtune-perf.cache.jsonl > "$out/perf.txt" 2> /tmp/padtune-perf.log || failed=1
       tail -1 /tmp/padtune-perf.log | tee -a "$summary" ;;
     jit)
       say "== padtune tune --jit over the performance suite (${JIT_ARGS:---dtype f32 --variant rowtile flat})"
       build/gpu/bench/padtune_bench --padtune_print_suite=perf > /tmp/padtune-perf-suite.txt
       rm -rf /tmp/padtune-jit
-      PADTUNE_JIT_CACHE=/tmp/padtune-jit/jit-cache build/gpu/tuner/padtune tune --backend cuda --jit --cold-only \
+      PADTUNE_JIT_CACHE=/tmp/padtune-jit/jit-cache build/gpu/tuner/padtune tune --backend cuda --exhaustive --jit \
         --sizes /tmp/padtune-perf-suite.txt ${JIT_ARGS:---dtype f32 --variant rowtile flat} --results-dir /tmp/padtune-jit \
         > /dev/null 2> "$out/jit.log" || failed=1
       tail -3 "$out/jit.log" | tee -a "$summary"

@@ -10,7 +10,7 @@ rm -rf "$dir" && mkdir -p "$dir"
 printf '2 4 300 3 5\n3 2 1000 8 0\n' > "$dir/sizes.txt"
 fail() { echo "FAIL: $*"; exit 1; }
 export PADTUNE_JIT_CACHE="$dir/jit_cache"
-"$padtune" tune --backend cuda --jit --dtype f32 --sizes "$dir/sizes.txt" --variant rowtile flat --cold-only \
+"$padtune" tune --backend cuda --exhaustive --jit --dtype f32 --sizes "$dir/sizes.txt" --variant rowtile flat \
   --results-dir "$dir" > "$dir/out" 2> "$dir/err"
 rc=$?
 if [ "$rc" -eq 4 ]; then echo "GPU test skipped: no usable GPU"; exit 0; fi
