@@ -245,6 +245,9 @@ static void test_explain(void) {
     CHECK(strstr(text, "\nbucket: l13_r13_a4\n") != NULL, "explain says:\n%s", text);
     CHECK(strstr(text, "\ntable: ") && strstr(text, "\nmatched_bucket: ") && strstr(text, "\nreason: "),
           "explain says:\n%s", text);
+    CHECK(strstr(text, "\nserved_by: exact\n") || strstr(text, "\nserved_by: bucket\n") ||
+              strstr(text, "\nserved_by: fallback\n"),
+          "explain says:\n%s", text);
   }
   text = padtune_explain(4, 8, 100, -3, 2, PADTUNE_BF16, PADTUNE_BACKEND_HOST);
   CHECK(text != NULL && strstr(text, "instantiation: constant_pad1d_backward__bf16__") != NULL, "explain says:\n%s",
