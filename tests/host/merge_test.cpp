@@ -2,6 +2,7 @@
 // apart; caches merged select the table that tuning over their union selects.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 
@@ -78,6 +79,22 @@ TEST(MergeEntries, KeepsPerBucketTheWinnerWithTheLowestRatioAndTheBestOtherAsRun
   ASSERT_TRUE(m[1].runner_up);
   EXPECT_EQ(m[1].runner_up->id, rowtile);
   EXPECT_NEAR(m[1].margin, 1.10 / 1.05 - 1, 1e-12);
+}
+
+TEST(MergeEntries, ExactEntriesMergeByTheirShapeAndApartFromTheBuckets) {
+  table_entry exact = entry("l12_r0_a16", numbers(flat, 9, 1.0), std::nullopt, 0);
+  exact.exact = true;
+  table_entry same_shape = exact;  // B*C, L and pads alike: one shape
+  same_shape.shape.B = 1, same_shape.shape.C = 1;
+  same_shape.winner = numbers(rowtile, 8, 0.9);
+  const std::vector<table_entry> a{entry("l12_r0_a16", numbers(rowtile, 10, 1.1), std::nullopt, 0), exact};
+  const std::vector<table_entry> b{same_shape};
+  const std::vector<table_entry> m = merge_entries({a, b});
+  ASSERT_EQ(m.size(), 2u);  // the bucket's entry and one exact entry
+  const auto e = std::find_if(m.begin(), m.end(), [](const table_entry& x) { return x.exact; });
+  ASSERT_NE(e, m.end());
+  EXPECT_EQ(e->winner.id, rowtile);  // the better of the two exact entries
+  EXPECT_EQ(std::count_if(m.begin(), m.end(), [](const table_entry& x) { return !x.exact; }), 1);
 }
 
 TEST(MergeEntries, TheWinningEntryKeepsItsOwnRunnerUpAndMarginWhenNoneIsBetter) {

@@ -50,7 +50,7 @@ double margin_between(const candidate_numbers& winner, const candidate_numbers& 
   return winner.median_us > 0 ? runner_up.median_us / winner.median_us - 1 : 0;
 }
 
-auto bucket_order(const table_entry& e) { return std::make_tuple(int(e.type), e.where.log2_L, e.where.log2_rows, e.where.align); }
+auto bucket_order(const table_entry& e) { return std::make_tuple(int(e.type), e.exact, e.where.log2_L, e.where.log2_rows, e.where.align); }
 
 std::string join(const std::vector<std::string>& parts, const char* separator) {
   std::string out;
@@ -183,11 +183,16 @@ std::vector<measurement> union_of_caches(const std::vector<const cache_file*>& c
 }
 
 std::vector<table_entry> merge_entries(const std::vector<std::vector<table_entry>>& tables) {
-  std::vector<std::vector<const table_entry*>> buckets;  // the entries of one (dtype, bucket), in input order
+  // The entries of one (dtype, bucket), or of one exact shape, in input order.
+  std::vector<std::vector<const table_entry*>> buckets;
   for (const auto& entries : tables)
     for (const table_entry& e : entries) {
-      auto b = std::find_if(buckets.begin(), buckets.end(),
-                            [&](const auto& seen) { return seen.front()->type == e.type && seen.front()->where == e.where; });
+      auto b = std::find_if(buckets.begin(), buckets.end(), [&](const auto& seen) {
+        const table_entry& s = *seen.front();
+        if (s.type != e.type || s.exact != e.exact) return false;
+        return e.exact ? serves_exactly(s, e.type, e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right)
+                       : s.where == e.where;
+      });
       if (b == buckets.end()) buckets.push_back({&e});
       else b->push_back(&e);
     }
