@@ -1,6 +1,7 @@
 """What the padtune tool does, from Python: explain a dispatch, tune a GPU, choose a table."""
 import os
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -84,16 +85,24 @@ def tune(*args: str, results_dir=None, backend: str = "cuda", use: bool = True) 
     returns the table it wrote; with `use`, padtune ops take that table from now on.
 
     args are the tool's own options, e.g. tune("--dtype", "bf16", "--budget", "60") or
-    tune("--sizes", "shapes.txt"). results_dir defaults to ./padtune-results. Raises
-    subprocess.CalledProcessError when the tool fails (exit 2: a bad option, 3: rejected input,
-    130: interrupted; its message is on stderr).
+    tune("--sizes", "shapes.txt") (exact entries for those shapes). results_dir defaults to
+    ./padtune-results. Raises subprocess.CalledProcessError when the tool fails (exit 2: a bad option,
+    3: rejected input; its message is on stderr). On KeyboardInterrupt (Ctrl-C, or a notebook's
+    interrupt, which reaches only Python) the tool is asked to stop too: it finishes the candidate at
+    hand, writes a table marked partial and keeps its cache, so that the same call resumes; then the
+    KeyboardInterrupt goes on. A second interrupt ends the tool at once.
     """
     results_dir = os.path.abspath(results_dir or "padtune-results")
     cmd = [cli(), "tune", "--backend", backend, "--results-dir", results_dir, *map(str, args)]
-    done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
-    if done.returncode != 0:
-        raise subprocess.CalledProcessError(done.returncode, cmd, done.stdout)
-    sys.stdout.write(done.stdout)
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as tool:
+        try:
+            out, _ = tool.communicate()
+        except KeyboardInterrupt:
+            _stop(tool)
+            raise
+    if tool.returncode != 0:
+        raise subprocess.CalledProcessError(tool.returncode, cmd, out)
+    sys.stdout.write(out)
     tables = sorted((os.path.join(results_dir, f) for f in os.listdir(results_dir)
                      if f.endswith(".json") and not f.endswith(".cache.json")), key=os.path.getmtime)
     if not tables:
@@ -101,6 +110,19 @@ def tune(*args: str, results_dir=None, backend: str = "cuda", use: bool = True) 
     if use:
         set_results_path(tables[-1])
     return tables[-1]
+
+
+def _stop(tool: subprocess.Popen, grace_seconds: float = 60.0) -> None:
+    """Asks the tool to stop as Ctrl-C does (it may have had the signal already: a terminal sends it
+    to the whole process group) and waits for its partial table; kills it on a second interrupt or
+    after grace_seconds (a candidate's measurement takes well under a second; a hung GPU does not
+    answer)."""
+    try:
+        tool.send_signal(signal.SIGINT)
+        tool.communicate(timeout=grace_seconds)
+    except (KeyboardInterrupt, subprocess.TimeoutExpired):
+        tool.kill()
+        tool.wait()
 
 
 def version() -> str:

@@ -597,6 +597,40 @@ def test_tune_bad_option(tmp_path, padtune_cli):
     assert e.value.returncode == 2
 
 
+def test_tune_interrupted_stops_the_tool_and_keeps_a_partial_table(tmp_path, padtune_cli):
+    """A notebook's interrupt reaches Python alone: tune() passes it on, the tool stops after its
+    candidate, writes a table marked partial and keeps its cache, and the KeyboardInterrupt goes on."""
+    import signal
+    import time
+    sizes = tmp_path / "rows.txt"
+    sizes.write_text("".join(f"2 16 65536 {p} 1\n" for p in range(1, 13)))  # long rows: slow to emulate
+    results = tmp_path / "r"
+    script = (f"import sys, padtune\ntry:\n    padtune.tune('--exhaustive', '--dtype', 'f32', '--sizes', {str(sizes)!r}, "
+              f"results_dir={str(results)!r}, backend='host', use=False)\nexcept KeyboardInterrupt:\n    sys.exit(42)\n")
+    child = subprocess.Popen([sys.executable, "-c", script])
+    cache = results / "host-emulation.cache.jsonl"
+    deadline = time.monotonic() + 120
+    while not (cache.exists() and len(cache.read_text().splitlines()) > 5):  # the tool is measuring
+        assert child.poll() is None and time.monotonic() < deadline, "the tune ended or never measured"
+        time.sleep(0.05)
+    child.send_signal(signal.SIGINT)  # to Python alone, not to the tool
+    assert child.wait(timeout=120) == 42
+    table = json.loads((results / "host-emulation.json").read_text())
+    assert table["complete"] is False and table["entries"]
+    lines = cache.read_text().splitlines()
+    assert all(json.loads(line) for line in lines)  # every line whole
+    left = [p for p in os.listdir("/proc") if p.isdigit() and _cmdline_has(p, str(results))]
+    assert not left, f"padtune processes left running: {left}"
+
+
+def _cmdline_has(pid, text):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return text.encode() in f.read()
+    except OSError:
+        return False
+
+
 def test_forward_ad_carries_tangents():
     """Forward-mode AD goes through PyTorch's own pad (the C++ autograd function has no jvp)."""
     import torch.autograd.forward_ad as fwAD
