@@ -49,7 +49,7 @@ TEST(JitCandidates, OneTwinPerAotCandidateAndDistinctPads) {
     per_pads += plan_jit_twins(t, candidates_for(t, tune_options{}), {shapes[0]}).size();
     default_sweep_total += plan_jit_twins(t, candidates_for(t, tune_options{}), default_sweep(t)).size();
   }
-  std::cout << "[          ] JIT twins, every dtype and variant: " << per_pads << " per distinct pads, "
+  std::cout << "[          ] JIT twins, every dtype, the default candidates: " << per_pads << " per distinct pads, "
             << default_sweep_total << " for the default sweep (at most " << max_jit_candidates << ")\n";
   EXPECT_LE(default_sweep_total, max_jit_candidates) << "padtune tune --jit over the default sweep must fit";
 }
