@@ -429,6 +429,17 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
   return c;
 }
 
+std::vector<results_table> embedded_results_tables() {
+  std::vector<results_table> out;
+  for (const detail::embedded_table* e = detail::embedded_tables; e->file; ++e) {
+    try {
+      out.push_back(parse_table(e->json, std::string("embedded:") + e->file));
+    } catch (const results_error&) {
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> embedded_table_files() {
   std::vector<std::string> files;
   for (const detail::embedded_table* e = detail::embedded_tables; e->file; ++e) files.emplace_back(e->file);

@@ -9,7 +9,6 @@
 #include <ctime>
 #include <limits>
 
-#include "embedded_tables.hpp"
 #include "padtune/detail/input.hpp"
 #include "padtune/problem.hpp"
 
@@ -212,17 +211,6 @@ results_table parse_table(const std::string& text, const std::string& source) {
 }
 
 results_table read_table(const std::filesystem::path& path) { return parse_table(read_input_file(path), path.string()); }
-
-std::vector<results_table> embedded_results_tables() {
-  std::vector<results_table> out;
-  for (const detail::embedded_table* e = detail::embedded_tables; e->file; ++e) {
-    try {
-      out.push_back(parse_table(e->json, std::string("embedded:") + e->file));
-    } catch (const results_error&) {
-    }
-  }
-  return out;
-}
 
 std::string table_text(const results_table& t) { return to_json(t).dump(1) + "\n"; }
 

@@ -119,7 +119,8 @@ inline bool serves_exactly(const table_entry& e, dtype type, long long rows, lon
 }
 
 /// The tables this library embedded from results/*.json at build time, parsed; one that does not
-/// parse is left out (the dispatcher reports it).
+/// parse is left out (the dispatcher reports it). Defined beside the dispatcher (dispatch.cpp),
+/// which owns the embedded tables: table.cpp alone (the fuzz targets) needs none.
 std::vector<results_table> embedded_results_tables();
 
 /// The current time, UTC, ISO 8601.
