@@ -340,8 +340,7 @@ const dispatch_entry* nearest(const std::vector<dispatch_entry>& entries, const 
 const dispatch_entry* exact(const lookup_table& t, dtype type, std::int64_t rows, std::int64_t L, std::int64_t pad_left,
                             std::int64_t pad_right) {
   for (const dispatch_entry& e : t.exact_by_dtype[std::size_t(type)])
-    if (e.shape.B * e.shape.C == rows && e.shape.L == L && e.shape.pad_left == pad_left && e.shape.pad_right == pad_right)
-      return &e;
+    if (same_problem(e.shape, rows, L, pad_left, pad_right)) return &e;
   return nullptr;
 }
 
@@ -429,15 +428,18 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
   return c;
 }
 
-std::vector<results_table> embedded_results_tables() {
-  std::vector<results_table> out;
-  for (const detail::embedded_table* e = detail::embedded_tables; e->file; ++e) {
-    try {
-      out.push_back(parse_table(e->json, std::string("embedded:") + e->file));
-    } catch (const results_error&) {
+const std::vector<results_table>& embedded_results_tables() {
+  static const std::vector<results_table> tables = [] {
+    std::vector<results_table> out;
+    for (const detail::embedded_table* e = detail::embedded_tables; e->file; ++e) {
+      try {
+        out.push_back(parse_table(e->json, std::string("embedded:") + e->file));
+      } catch (const results_error&) {
+      }
     }
-  }
-  return out;
+    return out;
+  }();
+  return tables;
 }
 
 std::vector<std::string> embedded_table_files() {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -110,18 +111,31 @@ results_table read_table(const std::filesystem::path& path);
 /// The text of a table as padtune writes it.
 std::string table_text(const results_table& t);
 
-/// Whether an exact entry serves this shape: same dtype, rows B*C (how B and C split it does not
-/// matter to a kernel), L and pads.
-inline bool serves_exactly(const table_entry& e, dtype type, long long rows, long long L, long long pad_left,
-                           long long pad_right) {
-  return e.exact && e.type == type && e.shape.B * e.shape.C == rows && e.shape.L == L && e.shape.pad_left == pad_left &&
-         e.shape.pad_right == pad_right;
+/// Whether a shape is this problem to a kernel: the same rows B*C (how B and C split it does not
+/// matter), L and pads. What an exact entry serves.
+inline bool same_problem(const shape5& s, long long rows, long long L, long long pad_left, long long pad_right) {
+  return s.B * s.C == rows && s.L == L && s.pad_left == pad_left && s.pad_right == pad_right;
 }
 
-/// The tables this library embedded from results/*.json at build time, parsed; one that does not
-/// parse is left out (the dispatcher reports it). Defined beside the dispatcher (dispatch.cpp),
-/// which owns the embedded tables: table.cpp alone (the fuzz targets) needs none.
-std::vector<results_table> embedded_results_tables();
+/// Whether two entries hold one place in a table: the same (dtype, bucket), or exact entries of the
+/// same problem. A table has one entry per place.
+inline bool same_place(const table_entry& a, const table_entry& b) {
+  if (a.type != b.type || a.exact != b.exact) return false;
+  return a.exact ? same_problem(a.shape, b.shape.B * b.shape.C, b.shape.L, b.shape.pad_left, b.shape.pad_right)
+                 : a.where == b.where;
+}
+
+/// The order a table's entries are written in: by dtype, buckets' entries before exact ones, then by
+/// bucket.
+inline auto entry_order(const table_entry& e) {
+  return std::make_tuple(int(e.type), e.exact, e.where.log2_L, e.where.log2_rows, e.where.align);
+}
+
+/// The tables this library embedded from results/*.json at build time, parsed once (they cannot
+/// change while the process runs); one that does not parse is left out (the dispatcher reports it).
+/// Defined beside the dispatcher (dispatch.cpp), which owns the embedded tables: table.cpp alone
+/// (the fuzz targets) needs none.
+const std::vector<results_table>& embedded_results_tables();
 
 /// The current time, UTC, ISO 8601.
 std::string utc_now();

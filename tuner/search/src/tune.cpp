@@ -233,6 +233,37 @@ void tune_run::measure_one(model_run& model, workspace& ws, dtype type, const sh
   });
 }
 
+tune_run::rough tune_run::verified_candidates(model_run& model, workspace& ws, dtype type, const shape5& s,
+                                             const std::vector<const instantiation*>& missing) {
+  rough alive;
+  for (const instantiation* i : missing)
+    survived(model, i->id, type, s, [&] {
+      if (std::string e = verified(ws, *i); !e.empty()) record(model, {i->id, type, s, "verify_failed", e, {}}, true);
+      else alive.emplace_back(i, timing{});
+    });
+  return alive;
+}
+
+void tune_run::time_roughly(model_run& model, workspace& ws, dtype type, const shape5& s, rough& alive, const measure_settings& m,
+                            int samples) {
+  measure_settings quick = m;
+  quick.hot_too = false;
+  quick.rule.min_samples = quick.rule.max_samples = samples;
+  std::erase_if(alive, [&](auto& a) { return !survived(model, a.first->id, type, s, [&] { a.second = timed([&] { return ws.time(*a.first, quick); }); }); });
+  std::sort(alive.begin(), alive.end(), [](const auto& a, const auto& b) { return a.second.cold.median < b.second.cold.median; });
+}
+
+void tune_run::prune_after(model_run& model, dtype type, const shape5& s, rough& alive, std::size_t keep) {
+  for (std::size_t k = keep; k < alive.size(); ++k) record(model, {alive[k].first->id, type, s, "pruned", "", alive[k].second}, true);
+  if (keep < alive.size()) alive.resize(keep);
+}
+
+void tune_run::time_in_full(model_run& model, workspace& ws, dtype type, const shape5& s, const rough& alive,
+                            const measure_settings& m) {
+  for (const auto& [i, t] : alive)
+    survived(model, i->id, type, s, [&] { record(model, {i->id, type, s, "ok", "", timed([&] { return ws.time(*i, m); })}, true); });
+}
+
 /// The default search: every verified candidate gets a few samples; those within screen_margin of
 /// the best (of these and of this shape's candidates already timed in full), at least two and at most
 /// max_finalists, get the full rule. The others are kept as "pruned" with their rough numbers, which
@@ -242,12 +273,7 @@ void tune_run::screen(model_run& model, workspace& ws, dtype type, const shape5&
   constexpr int screen_samples = 10;
   constexpr double screen_margin = 0.05;
   constexpr std::size_t max_finalists = 4;
-  std::vector<std::pair<const instantiation*, timing>> alive;
-  for (const instantiation* i : missing)
-    survived(model, i->id, type, s, [&] {
-      if (std::string e = verified(ws, *i); !e.empty()) record(model, {i->id, type, s, "verify_failed", e, {}}, true);
-      else alive.emplace_back(i, timing{});
-    });
+  rough alive = verified_candidates(model, ws, type, s, missing);
   double best = INFINITY;
   std::size_t timed_in_full = 0;  // this shape's candidates the cache already holds in full (a resumed run)
   for (const measurement& done : model.all)
@@ -257,44 +283,28 @@ void tune_run::screen(model_run& model, workspace& ws, dtype type, const shape5&
     }
   const std::size_t at_least = timed_in_full >= 2 ? 0 : 2 - timed_in_full;
   if (alive.size() > at_least) {
-    measure_settings quick = m;
-    quick.hot_too = false;
-    quick.rule.min_samples = quick.rule.max_samples = screen_samples;
-    std::erase_if(alive, [&](auto& a) { return !survived(model, a.first->id, type, s, [&] { a.second = timed([&] { return ws.time(*a.first, quick); }); }); });
-    std::sort(alive.begin(), alive.end(), [](const auto& a, const auto& b) { return a.second.cold.median < b.second.cold.median; });
+    time_roughly(model, ws, type, s, alive, m, screen_samples);
     if (!alive.empty()) best = std::min(best, alive.front().second.cold.median);
     std::size_t keep = 0;
     while (keep < alive.size() && keep < max_finalists && (keep < at_least || alive[keep].second.cold.median <= best * (1 + screen_margin)))
       ++keep;
-    for (std::size_t k = keep; k < alive.size(); ++k) record(model, {alive[k].first->id, type, s, "pruned", "", alive[k].second}, true);
-    alive.resize(keep);
+    prune_after(model, type, s, alive, keep);
   }
-  for (auto& [i, t] : alive) survived(model, i->id, type, s, [&] { record(model, {i->id, type, s, "ok", "", timed([&] { return ws.time(*i, m); })}, true); });
+  time_in_full(model, ws, type, s, alive, m);
 }
 
 /// Successive halving: every verified candidate gets a few samples, the best quarter more, the
 /// best two the full rule. The others are kept as "pruned" with their rough numbers.
 void tune_run::halve(model_run& model, workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,
                      const measure_settings& m) {
-  std::vector<std::pair<const instantiation*, timing>> alive;
-  for (const instantiation* i : missing)
-    survived(model, i->id, type, s, [&] {
-      if (std::string e = verified(ws, *i); !e.empty()) record(model, {i->id, type, s, "verify_failed", e, {}}, true);
-      else alive.emplace_back(i, timing{});
-    });
+  rough alive = verified_candidates(model, ws, type, s, missing);
   const int rounds[] = {3, 10};
   for (int samples : rounds) {
     if (alive.size() <= 2) break;
-    measure_settings quick = m;
-    quick.hot_too = false;
-    quick.rule.min_samples = quick.rule.max_samples = samples;
-    std::erase_if(alive, [&](auto& a) { return !survived(model, a.first->id, type, s, [&] { a.second = timed([&] { return ws.time(*a.first, quick); }); }); });
-    std::sort(alive.begin(), alive.end(), [](const auto& a, const auto& b) { return a.second.cold.median < b.second.cold.median; });
-    const std::size_t keep = std::max<std::size_t>(2, (alive.size() + 3) / 4);
-    for (std::size_t k = keep; k < alive.size(); ++k) record(model, {alive[k].first->id, type, s, "pruned", "", alive[k].second}, true);
-    alive.resize(keep);
+    time_roughly(model, ws, type, s, alive, m, samples);
+    prune_after(model, type, s, alive, std::max<std::size_t>(2, (alive.size() + 3) / 4));
   }
-  for (auto& [i, t] : alive) survived(model, i->id, type, s, [&] { record(model, {i->id, type, s, "ok", "", timed([&] { return ws.time(*i, m); })}, true); });
+  time_in_full(model, ws, type, s, alive, m);
 }
 
 void tune_run::finish(model_run& model, bool retime_here) {
@@ -348,17 +358,11 @@ void tune_run::keep_other_entries(const model_run& model, results_table& t) cons
   }
   if (!old.device.same_model(t.device)) return;
   for (const table_entry& e : old.entries) {
-    const bool covered = std::any_of(t.entries.begin(), t.entries.end(), [&](const table_entry& n) {
-      if (n.exact != e.exact) return false;
-      return n.exact ? serves_exactly(n, e.type, e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right)
-                     : n.type == e.type && n.where == e.where;
-    });
+    const bool covered = std::any_of(t.entries.begin(), t.entries.end(), [&](const table_entry& n) { return same_place(n, e); });
     if (!covered) t.entries.push_back(e);
   }
-  std::stable_sort(t.entries.begin(), t.entries.end(), [](const table_entry& a, const table_entry& b) {
-    return std::make_tuple(int(a.type), a.exact, a.where.log2_L, a.where.log2_rows, a.where.align) <
-           std::make_tuple(int(b.type), b.exact, b.where.log2_L, b.where.log2_rows, b.where.align);
-  });
+  std::stable_sort(t.entries.begin(), t.entries.end(),
+                   [](const table_entry& a, const table_entry& b) { return entry_order(a) < entry_order(b); });
 }
 
 }  // namespace detail

@@ -82,6 +82,18 @@ class tune_run {
   bool survived(model_run& model, const std::string& id, dtype type, const shape5& s, Step&& step);
   void measure_one(model_run& model, workspace& ws, dtype type, const shape5& s, const instantiation& i,
                    const measure_settings& m);
+  // The steps the pruning searches (screen, halve) share. A candidate with its latest rough timing:
+  using rough = std::vector<std::pair<const instantiation*, timing>>;
+  /// The candidates that verify; the others are recorded as verify_failed (or as faults).
+  rough verified_candidates(model_run& model, workspace& ws, dtype type, const shape5& s,
+                            const std::vector<const instantiation*>& missing);
+  /// Times each with `samples` L2-cold samples (one that faults leaves), fastest first.
+  void time_roughly(model_run& model, workspace& ws, dtype type, const shape5& s, rough& alive, const measure_settings& m,
+                    int samples);
+  /// Records the candidates after the first `keep` as "pruned", with their rough numbers, and drops them.
+  void prune_after(model_run& model, dtype type, const shape5& s, rough& alive, std::size_t keep);
+  /// Times each with the full rule and records it.
+  void time_in_full(model_run& model, workspace& ws, dtype type, const shape5& s, const rough& alive, const measure_settings& m);
   void screen(model_run& model, workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,
               const measure_settings& m);
   void halve(model_run& model, workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,

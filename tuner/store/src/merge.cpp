@@ -50,8 +50,6 @@ double margin_between(const candidate_numbers& winner, const candidate_numbers& 
   return winner.median_us > 0 ? runner_up.median_us / winner.median_us - 1 : 0;
 }
 
-auto bucket_order(const table_entry& e) { return std::make_tuple(int(e.type), e.exact, e.where.log2_L, e.where.log2_rows, e.where.align); }
-
 std::string join(const std::vector<std::string>& parts, const char* separator) {
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : separator) + p;
@@ -187,12 +185,7 @@ std::vector<table_entry> merge_entries(const std::vector<std::vector<table_entry
   std::vector<std::vector<const table_entry*>> buckets;
   for (const auto& entries : tables)
     for (const table_entry& e : entries) {
-      auto b = std::find_if(buckets.begin(), buckets.end(), [&](const auto& seen) {
-        const table_entry& s = *seen.front();
-        if (s.type != e.type || s.exact != e.exact) return false;
-        return e.exact ? serves_exactly(s, e.type, e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right)
-                       : s.where == e.where;
-      });
+      auto b = std::find_if(buckets.begin(), buckets.end(), [&](const auto& seen) { return same_place(*seen.front(), e); });
       if (b == buckets.end()) buckets.push_back({&e});
       else b->push_back(&e);
     }
@@ -218,7 +211,7 @@ std::vector<table_entry> merge_entries(const std::vector<std::vector<table_entry
     }
     out.push_back(std::move(merged));
   }
-  std::stable_sort(out.begin(), out.end(), [](const table_entry& a, const table_entry& b) { return bucket_order(a) < bucket_order(b); });
+  std::stable_sort(out.begin(), out.end(), [](const table_entry& a, const table_entry& b) { return entry_order(a) < entry_order(b); });
   return out;
 }
 
