@@ -19,7 +19,7 @@ import json
 import math
 import sys
 
-from measurement_cache import MEMCPY_FLOOR, read_ok
+from measurement_cache import MEMCPY_FLOOR, SIZE, read_ok
 
 
 def key(dtype, shape):
@@ -58,9 +58,6 @@ def main():
     for r, dtype, bucket, wid in ratios[:5]:
         print(f"  {r:.4f}x  {dtype} {bucket} {wid}")
     sys.exit(0 if within == len(ratios) else 1)
-
-
-SIZE = {"f64": 8, "f32": 4, "f16": 2, "bf16": 2}
 
 
 def bucket_of(dtype, shape):

@@ -42,6 +42,10 @@ std::int64_t dx_length(std::int64_t OL, std::int64_t pad_left, std::int64_t pad_
   return L;
 }
 
+/// Whether no i in [0, L) reads dy (pads at least a row long): dx is all zeros, and no plan is made
+/// (its products could overflow).
+bool all_padding(std::int64_t OL, std::int64_t L, std::int64_t pad_left) { return pad_left >= OL || pad_left <= -L; }
+
 }  // namespace
 
 at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right,
@@ -56,8 +60,7 @@ at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, 
   const bool in_order = std::is_sorted(order.begin(), order.end());
   at::Tensor dx = in_order ? at::empty(sizes, dy.options()) : at::empty_permuted(sizes, order, dy.options());
   if (dx.numel() == 0) return dx;
-  // No i in [0, L) reads dy (OL == 0, or pads at least a row long): zeros; the plan's products stay bounded.
-  if (dy.numel() == 0 || pad_left >= OL || pad_left <= -L) return dx.zero_();
+  if (dy.numel() == 0 || all_padding(OL, L, pad_left)) return dx.zero_();  // OL == 0, or nothing read
   const plan p = plan_for(dy, order, pad_left, pad_right);
   const at::Tensor src = p.how == plan::kind::copy ? dy.contiguous() : dy;
   const std::int64_t item = std::int64_t(src.element_size());
@@ -77,7 +80,7 @@ std::vector<std::int64_t> describe(const at::Tensor& dy, std::int64_t pad_left, 
   TORCH_CHECK_VALUE(dy.dim() >= 1, "padtune.explain: dy is a scalar; its last dimension is the padded one");
   const std::int64_t OL = dy.size(-1), L = dx_length(OL, pad_left, pad_right, "padtune.explain");
   dtype_of(dy.scalar_type(), "padtune.explain");
-  if (pad_left >= OL || pad_left <= -L) return {3, 0, OL, L, pad_left, pad_right, 0, 0};  // all zeros: no kernel
+  if (all_padding(OL, L, pad_left)) return {3, 0, OL, L, pad_left, pad_right, 0, 0};  // all zeros: no kernel
   const plan p = plan_for(dy, dx_order_for(dy), pad_left, pad_right);
   return {std::int64_t(p.how), p.rows, p.row, p.L, p.pad_left, p.pad_right, p.dy_offset, p.last_row_apart ? 1 : 0};
 }
