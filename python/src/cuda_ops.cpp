@@ -1,20 +1,62 @@
 // The CUDA kernels of the padtune torch ops (built when PyTorch has CUDA): on dy's device, on its
 // current stream, through padtune's tuned dispatcher. dx comes from PyTorch's caching allocator, and
-// nothing here synchronizes: the ops run inside CUDA graph capture.
+// nothing here synchronizes: the ops run inside CUDA graph capture. A plan's last row apart runs on
+// a pooled stream beside the current one, forked and joined by events.
 #include <ATen/ATen.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <c10/core/Event.h>
 #include <c10/cuda/CUDAStream.h>
 #include <torch/library.h>
+
+#include <cstddef>
+#include <optional>
+#include <vector>
 
 #include "ops.hpp"
 
 namespace padtune::torch_ext {
 namespace {
 
+/// The side stream of a call: one of PyTorch's pooled streams, forked from and joined into the
+/// current one by events (which CUDA graph capture records as edges).
+class pooled_side_stream final : public side_stream {
+ public:
+  explicit pooled_side_stream(c10::cuda::CUDAStream main) : main_(main) {}
+  void* fork() override {
+    side_ = c10::cuda::getStreamFromPool(false, main_.device_index());
+    events().forked.record(main_);
+    events().forked.block(*side_);
+    return side_->stream();
+  }
+  void join() override {
+    events().joined.record(*side_);
+    events().joined.block(main_);
+  }
+
+ private:
+  struct event_pair {
+    c10::Event forked{c10::DeviceType::CUDA}, joined{c10::DeviceType::CUDA};
+  };
+  /// This thread's events on main_'s device: a record and its wait must not meet another thread's
+  /// record of the same event. Never freed (a few per thread and device): CUDA may be gone when a
+  /// thread_local would destroy them at exit.
+  event_pair& events() const {
+    thread_local std::vector<event_pair*> per_device;
+    const auto d = static_cast<std::size_t>(main_.device_index());
+    if (per_device.size() <= d) per_device.resize(d + 1, nullptr);
+    if (!per_device[d]) per_device[d] = new event_pair;
+    return *per_device[d];
+  }
+
+  c10::cuda::CUDAStream main_;
+  std::optional<c10::cuda::CUDAStream> side_;
+};
+
 at::Tensor backward_cuda(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right) {
   const c10::cuda::CUDAGuard device(dy.device());
-  return constant_pad1d_backward(dy, pad_left, pad_right, PADTUNE_BACKEND_CUDA,
-                                 c10::cuda::getCurrentCUDAStream(dy.device().index()).stream());
+  const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(dy.device().index());
+  pooled_side_stream side(stream);
+  return constant_pad1d_backward(dy, pad_left, pad_right, PADTUNE_BACKEND_CUDA, stream.stream(), &side);
 }
 
 at::Tensor pad_forward_cuda(const at::Tensor& x, std::int64_t pad_left, std::int64_t pad_right, double value) {

@@ -49,7 +49,7 @@ bool all_padding(std::int64_t OL, std::int64_t L, std::int64_t pad_left) { retur
 }  // namespace
 
 at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right,
-                                   padtune_backend backend, void* stream) {
+                                   padtune_backend backend, void* stream, side_stream* side) {
   TORCH_CHECK_VALUE(dy.dim() >= 1, "padtune.ops.constant_pad1d_backward: dy is a scalar; its last dimension is the padded one");
   const std::int64_t OL = dy.size(-1), L = dx_length(OL, pad_left, pad_right, "padtune.ops.constant_pad1d_backward");
   const padtune_dtype type = dtype_of(dy.scalar_type(), "padtune.ops.constant_pad1d_backward");
@@ -67,11 +67,18 @@ at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, 
   const char* base = static_cast<const char*>(src.const_data_ptr()) + p.dy_offset * item;
   char* out = static_cast<char*>(dx.data_ptr());
   const std::int64_t main_rows = p.last_row_apart ? p.rows - 1 : p.rows;
-  padtune_status s = padtune_dispatch(backend, base, out, 1, main_rows, p.L, p.pad_left, p.pad_right, type, stream);
-  if (s == PADTUNE_OK && p.last_row_apart) {  // the last row at its own place, with dy's own OL and pads
+  // A last row apart runs at its own place, with dy's own OL and pads: first, on the side stream
+  // where there is one, so that the main launch overlaps it.
+  side_stream* const apart = p.last_row_apart ? side : nullptr;
+  void* const last_stream = apart ? apart->fork() : stream;
+  padtune_status s = PADTUNE_OK;
+  if (p.last_row_apart) {
     const char* last = static_cast<const char*>(src.const_data_ptr()) + main_rows * p.row * item;
-    s = padtune_dispatch(backend, last, out + main_rows * p.L * item, 1, 1, p.L, pad_left, pad_right, type, stream);
+    s = padtune_dispatch(backend, last, out + main_rows * p.L * item, 1, 1, p.L, pad_left, pad_right, type, last_stream);
   }
+  if (s == PADTUNE_OK)
+    s = padtune_dispatch(backend, base, out, 1, main_rows, p.L, p.pad_left, p.pad_right, type, stream);
+  if (apart) apart->join();  // also after a failure: the side stream must not stay forked (graph capture)
   TORCH_CHECK(s == PADTUNE_OK, "padtune.ops.constant_pad1d_backward: ", padtune_status_name(s), ": ", padtune_last_error());
   return dx;
 }

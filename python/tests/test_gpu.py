@@ -204,7 +204,7 @@ def test_cat_backward(dtype):
 
 def test_non_default_stream():
     """The op runs on the current stream: dy made on a side stream behind a long sleep is read only
-    once it is there."""
+    once it is there, also by the last row that the narrowed case runs apart on a stream of its own."""
     g = gen(21)
     src = random_bits((64, 5000), torch.float32, g)
     dy = torch.zeros_like(src)
@@ -217,6 +217,7 @@ def test_non_default_stream():
         dx = op(dy, 3, -7)
         narrow_dx = op(dy.narrow(-1, 10, 4000), -2, 5)
     s.synchronize()
+    assert torch.ops.padtune.describe.default(dy.narrow(-1, 10, 4000), -2, 5)[7] == 1
     assert_same(dx, reference_backward(src, 3, -7))
     assert_same(narrow_dx, reference_backward(src.narrow(-1, 10, 4000), -2, 5))
 
@@ -233,6 +234,10 @@ def test_cuda_graph_capture_op():
                 op(dy, pl, pr)
                 op(dy.narrow(-1, 1, dy.shape[-1] - 40), pl, pr)
     torch.cuda.current_stream().wait_stream(s)
+    # (8, 16, 100) narrowed with pad_left -2 runs its last row apart, on a side stream forked from
+    # and joined into the capturing one.
+    apart = [torch.ops.padtune.describe.default(dy.narrow(-1, 1, dy.shape[-1] - 40), pl, pr)[7] for dy, pl, pr in statics]
+    assert apart == [0, 1, 0], apart
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         outs = [(op(dy, pl, pr), op(dy.narrow(-1, 1, dy.shape[-1] - 40), pl, pr)) for dy, pl, pr in statics]
