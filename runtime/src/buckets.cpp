@@ -4,7 +4,6 @@
 
 #include <bit>
 #include <cstdio>
-#include <cstdlib>
 
 namespace padtune {
 
@@ -32,10 +31,6 @@ bool parse_bucket(const std::string& name, bucket& out) {
   if (l < 0 || l > 63 || r < 0 || r > 63 || (a != 1 && a != 2 && a != 4 && a != 8 && a != 16)) return false;
   out = bucket{l, r, a};
   return true;
-}
-
-int bucket_distance(const bucket& a, const bucket& b) noexcept {
-  return 4 * (std::abs(a.log2_L - b.log2_L) + std::abs(a.log2_rows - b.log2_rows)) + (a.align != b.align ? 1 : 0);
 }
 
 }  // namespace padtune

@@ -1,9 +1,11 @@
 // The dispatcher: finds the results table of a device once (explicit path, embedded table of the
 // model, embedded table of the compute capability, built-in default), then per call takes the
-// winner of the nearest bucket and launches it through the registry.
+// shape's exact entry, else what the nearest entries vote for (vote.hpp), and launches it through
+// the registry.
 //
-// Fast path (every call after the first on a device): cudaGetDevice, one atomic load, the bucket,
-// a linear scan over the entries of the call's dtype. Everything else happens once, under a mutex.
+// Fast path (every call after the first on a device): cudaGetDevice, one atomic load, the exact
+// entries' scan, then the thread's last choice when the shape is the same, else the vote (a scan
+// over the entries of the call's dtype). Everything else happens once, under a mutex.
 #include "padtune/cuda_error.hpp"
 #include "padtune/enqueue.hpp"
 #include "padtune/nvtx.hpp"
@@ -16,7 +18,6 @@
 
 #include <array>
 #include <atomic>
-#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -30,6 +31,7 @@
 #include "embedded_tables.hpp"
 #include "padtune/buckets.hpp"
 #include "padtune/table.hpp"
+#include "vote.hpp"
 
 namespace padtune {
 namespace {
@@ -46,6 +48,7 @@ struct dispatch_entry {
   const instantiation* inst = nullptr;
   double ratio_to_memcpy = 0;
   std::string note;  ///< why inst is not the table's winner ("" when it is)
+  detail::voter votes;  ///< what the entry brings to the vote (vote.hpp)
 };
 
 /// A table ready for lookup: entries split by dtype so that a call scans only its own.
@@ -125,6 +128,29 @@ std::vector<dispatch_entry>& entries_of(lookup_table& t, const table_entry& e) {
   return (e.exact ? t.exact_by_dtype : t.by_dtype)[std::size_t(e.type)];
 }
 
+/// What entry e brings to the vote, `inst` being the kernel it runs: its ranked candidates that this
+/// library runs for its dtype (a table without "ranked": its winner and runner-up), inst first.
+detail::voter voter_of(const table_entry& e, const instantiation* inst) {
+  detail::voter v;
+  v.at = detail::point_of(e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, e.type);
+  std::vector<ranked_candidate> ranked = e.ranked;
+  if (ranked.empty()) {
+    ranked.push_back({e.winner.id, 1});
+    if (e.runner_up && e.winner.median_us > 0)
+      ranked.push_back({e.runner_up->id, std::max(1.0, e.runner_up->median_us / e.winner.median_us)});
+  }
+  double base = 1;  // inst's ratio: a JIT winner's runner-up stands in for it
+  for (const ranked_candidate& c : ranked)
+    if (c.id == inst->id) base = c.ratio;
+  v.ranked.emplace_back(inst, 0.0f);
+  for (const ranked_candidate& c : ranked) {
+    const instantiation* i = find_instantiation(c.id);
+    if (!i || i == inst || i->type != e.type || v.ranked.size() == detail::vote_size) continue;
+    v.ranked.emplace_back(i, float(std::log(std::max(1.0, c.ratio / base))));
+  }
+  return v;
+}
+
 /// A lookup table from a results table; entries the registry cannot run are skipped with a warning.
 std::unique_ptr<lookup_table> make_lookup(dispatch_state& s, const results_table& t, const std::string& source) {
   auto out = std::make_unique<lookup_table>();
@@ -140,11 +166,12 @@ std::unique_ptr<lookup_table> make_lookup(dispatch_state& s, const results_table
       if (runner_up && runner_up->type == e.type) {
         entries_of(*out, e).push_back(
             {e.where, e.shape, runner_up, e.runner_up->ratio_to_memcpy,
-             fmt::format("the JIT winner {} is not run by the dispatcher: its runner-up (the ratio above) runs instead", e.winner.id)});
+             fmt::format("the JIT winner {} is not run by the dispatcher: its runner-up (the ratio above) runs instead", e.winner.id),
+             voter_of(e, runner_up)});
         continue;
       }
       report_once(s, fmt::format("{}: entries[{}] ({} {}): winner '{}' is a JIT kernel, which the dispatcher does not "
-                                 "run, and no ahead-of-time runner-up; entry skipped (the nearest bucket serves it)",
+                                 "run, and no ahead-of-time runner-up; entry skipped (the nearest entries serve it)",
                                  source, i, name_of(e.type), e.where.name(), e.winner.id));
       continue;
     }
@@ -158,7 +185,7 @@ std::unique_ptr<lookup_table> make_lookup(dispatch_state& s, const results_table
                                  name_of(e.type), e.where.name(), e.winner.id, name_of(inst->type)));
       continue;
     }
-    entries_of(*out, e).push_back({e.where, e.shape, inst, e.winner.ratio_to_memcpy, {}});
+    entries_of(*out, e).push_back({e.where, e.shape, inst, e.winner.ratio_to_memcpy, {}, voter_of(e, inst)});
   }
   // A table of exact entries alone (padtune tune --sizes into a new file) still serves the other
   // shapes of its dtypes: its exact entries stand in as buckets.
@@ -320,21 +347,22 @@ const device_table& table_for(backend b, bool need_device) {
 
 // ---- per call ----------------------------------------------------------------------------------
 
-/// The entry nearest to `where` (ties: the first), or nullptr for no entries.
-const dispatch_entry* nearest(const std::vector<dispatch_entry>& entries, const bucket& where, int* distance) {
-  const dispatch_entry* best = nullptr;
-  int best_distance = INT_MAX;
-  for (const dispatch_entry& e : entries) {
-    const int d = bucket_distance(e.where, where);
-    if (d < best_distance) {
-      best = &e;
-      best_distance = d;
-      if (d == 0) break;
-    }
-  }
-  if (distance) *distance = best_distance;
-  return best;
+/// The vote of a dtype's entries for a shape (vote.hpp).
+detail::vote_result vote_for(const std::vector<dispatch_entry>& entries, std::int64_t rows, std::int64_t L,
+                             std::int64_t pad_left, dtype type) {
+  return detail::vote(entries, detail::point_of(rows, L, pad_left, type), [](const dispatch_entry& e) -> const detail::voter& {
+    return e.votes;
+  });
 }
+
+/// The last choice of this thread, so that a loop over one shape votes once. Tables are never freed
+/// while the process runs (set_results_path retires them), so a table's address names it.
+struct last_choice {
+  const lookup_table* table = nullptr;
+  dtype type = dtype::f32;
+  std::int64_t rows = -1, L = -1, pad_left = 0;
+  const instantiation* inst = nullptr;
+};
 
 /// The exact entry for this shape, or nullptr. A linear scan: tables hold a user's few shapes.
 const dispatch_entry* exact(const lookup_table& t, dtype type, std::int64_t rows, std::int64_t L, std::int64_t pad_left,
@@ -347,9 +375,13 @@ const dispatch_entry* exact(const lookup_table& t, dtype type, std::int64_t rows
 const instantiation& choose(const device_table& t, dtype type, std::int64_t rows, std::int64_t L, std::int64_t pad_left,
                             std::int64_t pad_right) {
   if (const dispatch_entry* e = exact(*t.table, type, rows, L, pad_left, pad_right)) return *e->inst;
-  const bucket where = bucket_of(rows, L, pad_left, type);
-  const dispatch_entry* e = nearest(t.table->by_dtype[std::size_t(type)], where, nullptr);
-  return e ? *e->inst : default_instantiation(type, L);
+  thread_local last_choice last;
+  if (last.table == t.table && last.type == type && last.rows == rows && last.L == L && last.pad_left == pad_left)
+    return *last.inst;
+  const detail::vote_result v = vote_for(t.table->by_dtype[std::size_t(type)], rows, L, pad_left, type);
+  const instantiation& inst = v.inst ? *v.inst : default_instantiation(type, L);
+  last = {t.table, type, rows, L, pad_left, &inst};
+  return inst;
 }
 
 }  // namespace
@@ -398,7 +430,6 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
   dispatch_choice c;
   c.table = t.source;
   c.bucket = where.name();
-  int distance = 0;
   const auto winner_text = [](const dispatch_entry& e) {
     std::string text = e.ratio_to_memcpy > 0 ? fmt::format("winner {:.2f}x memcpy", e.ratio_to_memcpy)
                                              : std::string("winner (no memcpy ratio recorded)");
@@ -410,13 +441,17 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
     c.matched_bucket = e->where.name();
     c.reason = fmt::format("exact entry ({},{},{},{},{}) in {}, {}", e->shape.B, e->shape.C, e->shape.L, e->shape.pad_left,
                            e->shape.pad_right, t.source, winner_text(*e));
-  } else if (const dispatch_entry* n = nearest(t.by_dtype[std::size_t(type)], where, &distance)) {
-    c.inst = n->inst;
-    c.served_by = distance == 0 ? "bucket" : "fallback";
-    c.matched_bucket = n->where.name();
-    c.reason = distance == 0 ? fmt::format("its bucket {} in {}, {}", c.matched_bucket, t.source, winner_text(*n))
-                             : fmt::format("fallback: nearest bucket {} (distance {}) in {}, {}", c.matched_bucket, distance,
-                                           t.source, winner_text(*n));
+  } else if (const detail::vote_result v = vote_for(t.by_dtype[std::size_t(type)], sizes.rows, L, pad_left, type); v.inst) {
+    const dispatch_entry& n = t.by_dtype[std::size_t(type)][v.nearest];
+    c.inst = v.inst;
+    c.served_by = n.where == where ? "bucket" : "fallback";
+    c.matched_bucket = n.where.name();
+    const std::string nearest_text = n.where == where ? fmt::format("its bucket {}", c.matched_bucket)
+                                                      : fmt::format("fallback: nearest bucket {} (distance {:.2f})",
+                                                                    c.matched_bucket, v.distance);
+    const std::string vote_text = v.inst == n.inst ? fmt::format("the {} nearest entries vote for it", v.voters)
+                                                   : fmt::format("the {} nearest entries vote for another kernel", v.voters);
+    c.reason = fmt::format("{} in {}, {}; {}", nearest_text, t.source, winner_text(n), vote_text);
   } else {
     c.inst = &default_instantiation(type, L);
     c.served_by = "fallback";

@@ -66,6 +66,22 @@ candidate_numbers numbers_from_json(const json& j, const std::string& where) {
   return c;
 }
 
+/// An entry's "ranked": at most ranked_limit objects of an id and a ratio >= 1.
+std::vector<ranked_candidate> ranked_from_json(const json& j, const std::string& where) {
+  if (!j.is_array() || j.size() > ranked_limit)
+    throw results_error(fmt::format("{}: must be an array of at most {} candidates, got {}", where, ranked_limit,
+                                    printable(j.dump().substr(0, 200))));
+  std::vector<ranked_candidate> out;
+  for (std::size_t k = 0; k < j.size(); ++k) {
+    const std::string at = fmt::format("{}[{}]", where, k);
+    ranked_candidate c;
+    c.id = field<std::string>(j[k], "id", at);
+    c.ratio = strict_number(member(j[k], "ratio", at), field_where(at, "ratio"), 1);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
 /// "9.0": two runs of digits and a dot, nothing else.
 bool parse_compute_capability(const std::string& cc, int& major, int& minor) {
   const std::size_t dot = cc.find('.');
@@ -148,6 +164,11 @@ json to_json(const results_table& t) {
                 {"margin", finite(e.margin, "margin")}};
     row["runner_up"] = e.runner_up ? numbers_json(*e.runner_up) : json(nullptr);
     if (e.exact) row["exact"] = true;  // absent for a bucket's entry: tables without exact entries read as before
+    if (!e.ranked.empty()) {
+      json ranked = json::array();
+      for (const ranked_candidate& c : e.ranked) ranked.push_back({{"id", c.id}, {"ratio", finite(c.ratio, "ranked ratio")}});
+      row["ranked"] = std::move(ranked);
+    }
     entries.push_back(std::move(row));
   }
   return {{"schema", t.schema},         {"harness_version", t.harness}, {"device", to_json(t.device)},
@@ -187,6 +208,7 @@ results_table table_from_json(const json& j, const std::string& source) {
     if (!ru.is_null()) e.runner_up = numbers_from_json(ru, where + ".runner_up");
     e.margin = field<double>(entries[i], "margin", where);
     if (entries[i].contains("exact")) e.exact = field<bool>(entries[i], "exact", where);
+    if (entries[i].contains("ranked")) e.ranked = ranked_from_json(entries[i]["ranked"], where + ".ranked");
     t.entries.push_back(std::move(e));
   }
   return t;

@@ -1,5 +1,5 @@
 // Size buckets: log2 of L and of the row count, the alignment class of pad_left*sizeof(T), the
-// name and its parser, and the distance lookup uses.
+// name and its parser.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -79,38 +79,6 @@ TEST(Buckets, NameOfEveryShapeParsesBack) {
           ASSERT_TRUE(parse_bucket(b.name(), parsed)) << b.name();
           EXPECT_EQ(parsed, b);
         }
-}
-
-TEST(Buckets, DistanceIsZeroOnlyForEqualBuckets) {
-  const bucket a{13, 10, 4};
-  EXPECT_EQ(bucket_distance(a, a), 0);
-  EXPECT_GT(bucket_distance(a, bucket{13, 10, 16}), 0);
-  EXPECT_GT(bucket_distance(a, bucket{12, 10, 4}), 0);
-  EXPECT_GT(bucket_distance(a, bucket{13, 11, 4}), 0);
-}
-
-TEST(Buckets, DistanceIsSymmetricAndNeverNegative) {
-  const bucket all[] = {{0, 0, 1}, {13, 10, 4}, {20, 3, 16}, {63, 63, 2}, {5, 40, 8}};
-  for (const bucket& a : all)
-    for (const bucket& b : all) {
-      EXPECT_GE(bucket_distance(a, b), 0);
-      EXPECT_EQ(bucket_distance(a, b), bucket_distance(b, a)) << a.name() << " " << b.name();
-    }
-}
-
-TEST(Buckets, LengthAndRowsWeighTheSameAndAlignmentBreaksTies) {
-  const bucket a{13, 10, 4};
-  EXPECT_EQ(bucket_distance(a, bucket{14, 10, 4}), bucket_distance(a, bucket{13, 11, 4}));
-  EXPECT_EQ(bucket_distance(a, bucket{12, 10, 4}), bucket_distance(a, bucket{13, 9, 4}));
-  // Two steps away is farther than one, in either dimension or both.
-  EXPECT_LT(bucket_distance(a, bucket{14, 10, 4}), bucket_distance(a, bucket{15, 10, 4}));
-  EXPECT_LT(bucket_distance(a, bucket{14, 10, 4}), bucket_distance(a, bucket{14, 11, 4}));
-  // Any other alignment is nearer than one step of length or rows; all other alignments weigh the same.
-  EXPECT_LT(bucket_distance(a, bucket{13, 10, 16}), bucket_distance(a, bucket{14, 10, 4}));
-  EXPECT_EQ(bucket_distance(a, bucket{13, 10, 16}), bucket_distance(a, bucket{13, 10, 1}));
-  // A different alignment only breaks ties between buckets equally far in length and rows.
-  EXPECT_LT(bucket_distance(a, bucket{14, 10, 4}), bucket_distance(a, bucket{14, 10, 8}));
-  EXPECT_LT(bucket_distance(a, bucket{14, 10, 8}), bucket_distance(a, bucket{15, 10, 4}));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -207,8 +208,11 @@ TEST_F(Dispatch, NearestBucketWins) {
   EXPECT_EQ(ch.bucket, "l12_r9_a4");
   EXPECT_EQ(ch.matched_bucket, "l13_r10_a4");
   EXPECT_EQ(ch.inst, &b);
-  EXPECT_NE(ch.reason.find(fmt::format("(distance {})", bucket_distance({12, 9, 4}, {13, 10, 4}))), std::string::npos)
+  // The distance of the vote: log2 of L and of the rows, row alignment, a quarter of the pad's.
+  EXPECT_NE(ch.reason.find(fmt::format("(distance {:.2f})", std::log2(8192 / 5000.0) + std::log2(1024 / 1000.0))),
+            std::string::npos)
       << ch.reason;
+  EXPECT_NE(ch.reason.find("; the 2 nearest entries vote for it"), std::string::npos) << ch.reason;
   EXPECT_EQ(ch.served_by, "fallback");
 
   ch = explain_f32(3, 40, 0);  // l5_r1_a16: near l4_r2_a16
@@ -218,6 +222,38 @@ TEST_F(Dispatch, NearestBucketWins) {
   ch = explain_f32(1 << 20, 1 << 25, 1);  // far from both: still the nearest
   EXPECT_EQ(ch.matched_bucket, "l13_r10_a4");
   EXPECT_EQ(ch.inst, &b);
+}
+
+TEST_F(Dispatch, TheNearestEntriesVote) {
+  // a wins its own bucket by 1% over b; b wins both neighbours, where a is 30% slower.
+  const instantiation& a = find_by_fields(dtype::f32, "flat", 256);
+  const instantiation& b = find_by_fields(dtype::f32, "rowtile", 4096);
+  results_table t = host_table({{dtype::f32, "l13_r10_a4", a.id}, {dtype::f32, "l14_r10_a4", b.id},
+                                {dtype::f32, "l12_r10_a4", b.id}});
+  t.entries[0].ranked = {{a.id, 1}, {b.id, 1.01}};
+  t.entries[1].ranked = t.entries[2].ranked = {{b.id, 1}, {a.id, 1.3}};
+  const std::string path = write("t.json", t);
+  EXPECT_EQ(read_table(path).entries[0].ranked, t.entries[0].ranked);
+  set_results_path(path);
+  // Between l13 and l14 (L 11584: half a doubling from either, l13 listed first; rows of 16-byte
+  // multiples like theirs): b, though the nearest entry's winner is a.
+  dispatch_choice ch = explain_f32(1024, 11584, 1);
+  EXPECT_EQ(ch.matched_bucket, "l13_r10_a4");
+  EXPECT_EQ(ch.inst, &b);
+  EXPECT_NE(ch.reason.find("the 3 nearest entries vote for another kernel"), std::string::npos) << ch.reason;
+  // Where a leads by 20%, its own shape keeps it.
+  t.entries[0].ranked = {{a.id, 1}, {b.id, 1.2}};
+  set_results_path(write("u.json", t));
+  ch = explain_f32(1024, 8192, 1);
+  EXPECT_EQ(ch.inst, &a);
+  EXPECT_NE(ch.reason.find("the 3 nearest entries vote for it"), std::string::npos) << ch.reason;
+  // A table without "ranked" votes with winners and runners-up.
+  for (table_entry& e : t.entries) e.ranked.clear();
+  t.entries[0].runner_up = t.entries[0].winner;
+  t.entries[0].runner_up->id = b.id;
+  t.entries[0].runner_up->median_us = 1.01 * t.entries[0].winner.median_us;
+  set_results_path(write("v.json", t));
+  EXPECT_EQ(explain_f32(1024, 11584, 1).inst, &b);
 }
 
 TEST_F(Dispatch, TiesGoToTheFirstEntry) {

@@ -295,6 +295,30 @@ TEST_F(Results, ShapesAreIntegersInRangeAndValidProblemsOfTheirBucket) {
   expect_mentions(read_error(flag), {flag.string(), "'complete'", "true or false"});
 }
 
+// An entry's "ranked" (what the dispatcher's vote weighs) is optional, and strict when present;
+// "exact" likewise.
+TEST_F(Results, RankedAndExactAreReadStrictly) {
+  const fs::path good = write_changed("ranked.json", [](json& j) {
+    j["entries"][0]["ranked"] = json::array({json{{"id", "a"}, {"ratio", 1}}, json{{"id", "b"}, {"ratio", 1.25}}});
+  });
+  EXPECT_EQ(read_table(good).entries[0].ranked, (std::vector<ranked_candidate>{{"a", 1}, {"b", 1.25}}));
+  const fs::path below = write_changed("below.json", [](json& j) {
+    j["entries"][0]["ranked"] = json::array({json{{"id", "a"}, {"ratio", 0.9}}});
+  });
+  expect_mentions(read_error(below), {below.string(), "entries[0].ranked[0]", "'ratio'", "below 1"});
+  const fs::path many = write_changed("many.json", [](json& j) {
+    j["entries"][0]["ranked"] = json::array();
+    for (int k = 0; k < 9; ++k) j["entries"][0]["ranked"].push_back(json{{"id", "a"}, {"ratio", 1}});
+  });
+  expect_mentions(read_error(many), {many.string(), "entries[0].ranked", "at most 8"});
+  const fs::path object = write_changed("object.json", [](json& j) { j["entries"][0]["ranked"] = json{{"id", "a"}}; });
+  expect_mentions(read_error(object), {object.string(), "entries[0].ranked"});
+  const fs::path no_id = write_changed("no_id.json", [](json& j) { j["entries"][0]["ranked"] = json::array({json{{"ratio", 1}}}); });
+  expect_mentions(read_error(no_id), {no_id.string(), "entries[0].ranked[0]", "'id' is missing"});
+  const fs::path exact = write_changed("exact.json", [](json& j) { j["entries"][0]["exact"] = "yes"; });
+  expect_mentions(read_error(exact), {exact.string(), "'exact'", "true or false"});
+}
+
 TEST_F(Results, AFolderOrAFifoIsNoTable) {
   fs::create_directories(dir / "folder.json");
   expect_mentions(read_error(dir / "folder.json"), {"folder.json: is a folder, not a file"});

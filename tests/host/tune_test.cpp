@@ -369,6 +369,30 @@ TEST(Selection, RanksByGeometricMeanOverTheShapesOfABucket) {
   EXPECT_EQ(ranked[0].where.name(), "l12_r0_a16");
 }
 
+TEST(Selection, EntriesRankTheirFastestForTheVote) {
+  // Ten f32 candidates on one shape, 10 to 19 us: the entry ranks the winner and the next seven.
+  const shape5 s{1, 1, 4096, 4, 0};
+  std::vector<measurement> ms;
+  std::vector<std::string> ids;
+  for (const instantiation& i : registry())
+    if (i.type == dtype::f32 && ids.size() < 10) ids.push_back(i.id);
+  ASSERT_EQ(ids.size(), 10u);
+  for (std::size_t k = 0; k < ids.size(); ++k) ms.push_back(ok(ids[k], s, 10.0 + double(k)));
+  const std::vector<table_entry> entries = select_entries(ms, cached_timings(ms));
+  ASSERT_EQ(entries.size(), 1u);
+  const table_entry& e = entries[0];
+  ASSERT_EQ(e.ranked.size(), ranked_limit);
+  EXPECT_EQ(e.ranked[0], (ranked_candidate{e.winner.id, 1}));
+  for (std::size_t k = 1; k < e.ranked.size(); ++k) {
+    EXPECT_EQ(e.ranked[k].id, ids[k]);
+    EXPECT_NEAR(e.ranked[k].ratio, (10.0 + double(k)) / 10.0, 1e-12);
+  }
+  // Written and read back whole.
+  results_table t;
+  t.entries = entries;
+  EXPECT_EQ(parse_table(table_text(t), "t").entries[0].ranked, e.ranked);
+}
+
 TEST(Selection, TheBestRankedFinalistWithinNoiseWins) {
   const summary fast{100.0, 99.9, 100.1, 30}, close{100.5, 100.4, 100.6, 30}, slow{110.0, 109.9, 110.1, 30};
   EXPECT_EQ(pick_finalist({close, fast}), 0u);        // within 1%: the ranking's first

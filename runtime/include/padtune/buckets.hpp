@@ -1,6 +1,7 @@
 #pragma once
 /// Size buckets: what decides speed, named. A bucket is (log2 L, log2 rows, alignment class of
-/// pad_left*sizeof(T) against 16 bytes); its name reads "l13_r10_a4".
+/// pad_left*sizeof(T) against 16 bytes); its name reads "l13_r10_a4". A table holds one entry per
+/// bucket; the dispatcher weighs the entries nearest to a shape (runtime/src/vote.hpp).
 #include <cstdint>
 #include <string>
 
@@ -21,9 +22,5 @@ bucket bucket_of(std::int64_t rows, std::int64_t L, std::int64_t pad_left, dtype
 
 /// Parses "l13_r10_a4"; false if the text is not a bucket name.
 bool parse_bucket(const std::string& name, bucket& out);
-
-/// How far apart two buckets are for lookup: length and row count weigh the same; alignment
-/// breaks ties. Never negative; 0 only for equal buckets.
-int bucket_distance(const bucket& a, const bucket& b) noexcept;
 
 }  // namespace padtune

@@ -73,8 +73,19 @@ struct candidate_numbers {
   double ratio_to_memcpy = 0;  ///< time / time of a D2D cudaMemcpyAsync of the same payload
 };
 
-/// A bucket's entry serves every shape whose nearest bucket it is; an exact entry (padtune tune
-/// --sizes) serves its own shape alone, before any bucket: the same dtype, B*C, L and pads.
+/// One of an entry's fastest candidates: its time over the winner's on the entry's shapes.
+struct ranked_candidate {
+  std::string id;
+  double ratio = 1;  ///< >= 1; the winner's is 1
+  bool operator==(const ranked_candidate&) const = default;
+};
+
+/// How many candidates an entry ranks (`ranked`): what the dispatcher's vote weighs.
+inline constexpr std::size_t ranked_limit = 8;
+
+/// A bucket's entry serves the shapes near its own (the dispatcher's vote, runtime/src/vote.hpp);
+/// an exact entry (padtune tune --sizes) serves its own shape alone, before any bucket: the same
+/// dtype, B*C, L and pads.
 struct table_entry {
   dtype type = dtype::f32;
   bucket where;  ///< the bucket of `shape`
@@ -83,6 +94,9 @@ struct table_entry {
   candidate_numbers winner;
   std::optional<candidate_numbers> runner_up;
   double margin = 0;  ///< runner_up median / winner median - 1
+  /// The winner, then the fastest other fully timed candidates in order, at most ranked_limit;
+  /// empty in a table written before the field (the vote then knows the winner and runner-up).
+  std::vector<ranked_candidate> ranked;
 };
 
 struct results_table {

@@ -34,6 +34,18 @@ candidate_numbers numbers(const measurement_index& index, const std::string& id,
   return c;
 }
 
+/// The entry's ranked list, which the dispatcher's vote weighs: the winner, then the ranking's next
+/// candidates, each with its score over the winner's (at least 1: the re-timing may have picked a
+/// winner the ranking put second).
+void rank_for_the_vote(table_entry& e, const bucket_ranking& r) {
+  double winner_score = 1;
+  for (const auto& [id, score] : r.ranked)
+    if (id == e.winner.id) winner_score = score;
+  e.ranked.push_back({e.winner.id, 1});
+  for (const auto& [id, score] : r.ranked)
+    if (e.ranked.size() < ranked_limit && id != e.winner.id) e.ranked.push_back({id, std::max(1.0, score / winner_score)});
+}
+
 }  // namespace
 
 std::vector<table_entry> select_entries(const std::vector<measurement>& measurements, const finalist_timer& retime,
@@ -76,6 +88,7 @@ std::vector<table_entry> select_entries(const std::vector<measurement>& measurem
       e.runner_up = numbers(index, finalists[*second]->id, r.type, rep);
       e.margin = times.empty() ? r.ranked[1].second / r.ranked[0].second - 1 : times[*second].median / times[pick].median - 1;
     }
+    rank_for_the_vote(e, r);
     out.push_back(std::move(e));
   }
   return out;

@@ -1,0 +1,99 @@
+#pragma once
+// The dispatcher's choice for a shape that no exact entry holds: a vote of the table entries
+// nearest to it. Each entry ranks its fastest candidates (the winner, then the others with their
+// time over the winner's); the 8 nearest entries weigh in by distance, and the candidate with the
+// least weighted log time ratio over them wins. Against the nearest bucket's winner alone, on 200
+// random shapes the H200 table was not tuned on, this took the pick's geometric mean over the best
+// from 1.0225 to 1.014 (docs/performance-notes.md, "Tables: the neighbours vote").
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "padtune/dtype.hpp"
+#include "padtune/registry.hpp"
+
+namespace padtune::detail {
+
+/// Where a shape lies for the vote: log2 of its row length and of its row count, and log2 of the
+/// alignment (1 to 16 bytes) of a dx row's bytes and of pad_left's bytes.
+struct vote_point {
+  float log2_L = 0, log2_rows = 0, row_align = 0, pad_align = 0;
+};
+
+vote_point point_of(std::int64_t rows, std::int64_t L, std::int64_t pad_left, dtype type) noexcept;
+
+/// Length, row count and row alignment weigh one per doubling; pad alignment a quarter (fitted to
+/// the H200 sweep by leaving each shape out in turn: the row alignment is what tells flat from
+/// flatvec on short 16-bit rows, the pad's alignment matters little once the row's is known).
+inline float vote_distance(const vote_point& a, const vote_point& b) noexcept {
+  return std::fabs(a.log2_L - b.log2_L) + std::fabs(a.log2_rows - b.log2_rows) + std::fabs(a.row_align - b.row_align) +
+         0.25f * std::fabs(a.pad_align - b.pad_align);
+}
+
+/// What one table entry brings to the vote.
+struct voter {
+  vote_point at;  ///< its measured shape's
+  /// Its candidates that this library runs, fastest first, with log(time / the winner's time).
+  std::vector<std::pair<const instantiation*, float>> ranked;
+};
+
+inline constexpr std::size_t vote_size = 8;
+/// What a candidate costs at a voter that does not rank it: at least 20% slower than the winner,
+/// or slower than the voter's last ranked.
+inline constexpr float unranked_log_ratio = 0.18232156f;  // log(1.2)
+
+struct vote_result {
+  const instantiation* inst = nullptr;  ///< nullptr when no voter ranks anything
+  std::size_t nearest = 0;              ///< index of the nearest voter
+  float distance = 0;                   ///< its distance
+  std::size_t voters = 0;               ///< how many weighed in
+};
+
+/// The vote over `entries` (each holding a voter, reached by voter_of) for a shape at `at`. Ties in
+/// distance go to the earlier entry, ties in cost to the candidate the nearer voter ranks first.
+template <class Entry, class VoterOf>
+vote_result vote(const std::vector<Entry>& entries, const vote_point& at, VoterOf voter_of) {
+  vote_result out;
+  // The vote_size nearest, by (distance, index): insertion into a short sorted array.
+  std::array<std::pair<float, std::size_t>, vote_size> near{};
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const voter& v = voter_of(entries[i]);
+    if (v.ranked.empty()) continue;
+    const float d = vote_distance(at, v.at);
+    if (n == vote_size && !(d < near[n - 1].first)) continue;
+    std::size_t k = n < vote_size ? n++ : vote_size - 1;
+    for (; k > 0 && d < near[k - 1].first; --k) near[k] = near[k - 1];
+    near[k] = {d, i};
+  }
+  if (n == 0) return out;
+  out.nearest = near[0].second, out.distance = near[0].first, out.voters = n;
+
+  // cost(c) = sum over voters of w * (c's log ratio there, or the voter's miss cost). The sum of
+  // every voter's miss cost is the same for all candidates, so only the differences are kept: where
+  // a voter ranks c, w * (its log ratio - its miss cost).
+  std::array<std::pair<const instantiation*, float>, vote_size * vote_size> cost{};
+  std::size_t candidates = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const voter& v = voter_of(entries[near[k].second]);
+    const float w = 1.0f / ((0.25f + near[k].first) * (0.25f + near[k].first));
+    const float miss = std::fmax(unranked_log_ratio, v.ranked.back().second);
+    for (std::size_t r = 0; r < v.ranked.size() && r < vote_size; ++r) {
+      const auto& [inst, log_ratio] = v.ranked[r];
+      std::size_t c = 0;
+      while (c < candidates && cost[c].first != inst) ++c;
+      if (c == candidates) cost[candidates++] = {inst, 0.0f};
+      cost[c].second += w * (log_ratio - miss);
+    }
+  }
+  std::size_t best = 0;
+  for (std::size_t c = 1; c < candidates; ++c)
+    if (cost[c].second < cost[best].second) best = c;
+  out.inst = cost[best].first;
+  return out;
+}
+
+}  // namespace padtune::detail
