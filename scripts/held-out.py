@@ -13,6 +13,8 @@ cache. Issue 23's targets: pick/best at most 1.05 on every shape and 1.02 as a g
     scripts/held-out.py --table results/nvidia-h200.json      # ask with this table, not the embedded one
     scripts/held-out.py --backend host --count 6 --seed 3 --dtypes f32,bf16    # CTest scripts.held_out.host
     scripts/held-out.py --work DIR -- --candidate-timeout 120   # arguments after -- go to padtune tune
+    scripts/held-out.py --pool results/nvidia-h200/held-out*.json --out results/nvidia-h200/held-out-pooled.md
+                        # one summary over the reports of several seeds (of one table)
 
 Writes OUT/held-out.md (the command, the shapes sorted by pick/best, the summary) and
 OUT/held-out.json (the same, with the seed, date, device fingerprint from the cache's header, the
@@ -303,7 +305,52 @@ def markdown(report):
     return "\n".join(lines)
 
 
+def pool(paths, out):
+    """--pool: one summary over several reports of the same table (shapes of several seeds together)."""
+    reports = []
+    for path in paths:
+        try:
+            with open(path) as f:
+                reports.append(json.load(f))
+        except (OSError, ValueError) as e:
+            fail(2, f"--pool: cannot read {path}: {e}")
+    asked = {json.dumps(r.get("table_asked"), sort_keys=True) if not isinstance(r.get("table_asked"), dict)
+             else r["table_asked"].get("sha256") for r in reports}
+    if len(asked) != 1:
+        fail(2, "--pool: the reports asked different tables (sha256 or lookup differ); pool reports of one table")
+    rows = [dict(row, seed=r["seed"]) for r in reports for row in r["shapes"]]
+    dtypes = list(dict.fromkeys(row["dtype"] for row in rows))
+    s = summarize(rows, dtypes)
+    command = shlex.join(["scripts/held-out.py"] + sys.argv[1:])
+    worst = sorted((row for row in rows if row["pick_over_best"] is not None), key=lambda row: -row["pick_over_best"])
+    lines = [f"# Held-out check, pooled: {reports[0]['device'].get('name')}", "",
+             f"Made by `{command}`: {s['measured']} shapes of {len(reports)} held-out reports (seeds "
+             f"{', '.join(str(r['seed']) for r in reports)}), one table asked (sha256 {asked.pop()}).", "",
+             f"pick/best: geometric mean {f4(s['geomean'])} (target {TARGET_GEOMEAN}), worst {f4(s['worst'])} "
+             f"(target {TARGET_WORST}; {s['worst_shape']}), {s['within_1.02']} within 1.02, {s['within_1.05']} "
+             "within 1.05; per dtype " + ", ".join(f"{d} {f4(g)}" for d, g in s["geomean_by_dtype"].items()) + ".",
+             "", "| seed | shapes | geomean | worst |", "| --- | --- | --- | --- |"]
+    lines += [f"| {r['seed']} | {r['summary']['measured']} | {f4(r['summary']['geomean'])} | {f4(r['summary']['worst'])} |"
+              for r in reports]
+    lines += ["", "Over 1.05:", ""] + [f"- seed {row['seed']} {row['dtype']} ({', '.join(map(str, row['shape']))}): "
+                                      f"{row['pick_over_best']:.4f}, {short(row['pick'])} against {short(row['best'])}"
+                                      for row in worst if row["pick_over_best"] > TARGET_WORST] + [""]
+    line = (f"held-out pooled: {'PASS' if s['targets_met'] else 'FAIL'}: {s['measured']} shapes, pick/best geomean "
+            f"{f4(s['geomean'])} (<= {TARGET_GEOMEAN}), worst {f4(s['worst'])} (<= {TARGET_WORST}), "
+            f"{s['within_1.02']} within 1.02, {s['within_1.05']} within 1.05")
+    try:
+        write_output(out, "\n".join(lines))
+    except OSError as e:
+        fail(1, f"cannot write the report: {e}")
+    print(line)
+
+
 def main():
+    if sys.argv[1:2] == ["--pool"]:
+        if len(sys.argv) < 5 or sys.argv[-2] != "--out":
+            fail(2, "usage: held-out.py --pool REPORT.json [REPORT.json ...] --out POOLED.md")
+        pool(sys.argv[2:-2], sys.argv[-1])
+        return
     a = parse_args(sys.argv[1:])
     command = shlex.join(["scripts/held-out.py"] + sys.argv[1:])
     work = os.path.abspath(a.work or os.path.join(tempfile.gettempdir(), "padtune-held-out", a.backend))

@@ -23,7 +23,7 @@ void print_table(const results_table& t) {
   for (const table_entry& e : t.entries) jit_wins += is_jit_id(e.winner.id);
   if (jit_wins)  // only tables of padtune tune --jit: the others print as before
     fmt::print("{} of {} winners are JIT kernels (jit__..., pads compiled in); the dispatcher runs ahead-of-time kernels "
-               "and takes their runner-up, or the nearest bucket\n",
+               "and takes their runner-up, or leaves the entry to its neighbours\n",
                jit_wins, t.entries.size());
 }
 
