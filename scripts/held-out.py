@@ -318,6 +318,9 @@ def pool(paths, out):
              else r["table_asked"].get("sha256") for r in reports}
     if len(asked) != 1:
         fail(2, "--pool: the reports asked different tables (sha256 or lookup differ); pool reports of one table")
+    seeds = [r["seed"] for r in reports]
+    if len(set(seeds)) != len(seeds):
+        fail(2, f"--pool: a seed is given twice ({', '.join(map(str, seeds))}): its shapes would count twice")
     rows = [dict(row, seed=r["seed"]) for r in reports for row in r["shapes"]]
     dtypes = list(dict.fromkeys(row["dtype"] for row in rows))
     s = summarize(rows, dtypes)

@@ -21,7 +21,7 @@ class side_stream {
 };
 
 /// dx for dy through padtune on `backend` (`stream`: a cudaStream_t for CUDA, ignored for the host;
-/// `side`: where a last row apart runs, or nullptr for `stream`, after the others).
+/// `side`: where a last row apart runs, or nullptr for `stream`; it is launched before the others).
 /// Checks the pads and the dtype; makes dy contiguous only when no plan reads it in place.
 at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right,
                                    padtune_backend backend, void* stream, side_stream* side = nullptr);

@@ -4,8 +4,8 @@
 // the registry.
 //
 // Fast path (every call after the first on a device): cudaGetDevice, one atomic load, the exact
-// entries' scan, then the thread's last choice when the shape is the same, else the vote (a scan
-// over the entries of the call's dtype). Everything else happens once, under a mutex.
+// entries' scan, then the thread's recent choices (16 shapes), else the vote (a scan over the
+// entries of the call's dtype). Everything else happens once, under a mutex.
 #include "padtune/cuda_error.hpp"
 #include "padtune/enqueue.hpp"
 #include "padtune/nvtx.hpp"
@@ -16,7 +16,9 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -136,8 +138,8 @@ detail::voter voter_of(const table_entry& e, const instantiation* inst) {
   std::vector<ranked_candidate> ranked = e.ranked;
   if (ranked.empty()) {
     ranked.push_back({e.winner.id, 1});
-    if (e.runner_up && e.winner.median_us > 0)
-      ranked.push_back({e.runner_up->id, std::max(1.0, e.runner_up->median_us / e.winner.median_us)});
+    const double ratio = e.runner_up && e.winner.median_us > 0 ? e.runner_up->median_us / e.winner.median_us : 0;
+    if (std::isfinite(ratio) && ratio > 0) ranked.push_back({e.runner_up->id, std::max(1.0, ratio)});
   }
   double base = 1;  // inst's ratio: a JIT winner's runner-up stands in for it
   for (const ranked_candidate& c : ranked)
@@ -146,7 +148,8 @@ detail::voter voter_of(const table_entry& e, const instantiation* inst) {
   for (const ranked_candidate& c : ranked) {
     const instantiation* i = find_instantiation(c.id);
     if (!i || i == inst || i->type != e.type || v.ranked.size() == detail::vote_size) continue;
-    v.ranked.emplace_back(i, float(std::log(std::max(1.0, c.ratio / base))));
+    // Clamped: a table's ratios are finite but may be huge (a winner timed at nearly 0 µs).
+    v.ranked.emplace_back(i, float(std::log(std::clamp(c.ratio / base, 1.0, 1e6))));
   }
   return v;
 }
@@ -355,13 +358,28 @@ detail::vote_result vote_for(const std::vector<dispatch_entry>& entries, std::in
   });
 }
 
-/// The last choice of this thread, so that a loop over one shape votes once. Tables are never freed
-/// while the process runs (set_results_path retires them), so a table's address names it.
-struct last_choice {
-  const lookup_table* table = nullptr;
-  dtype type = dtype::f32;
-  std::int64_t rows = -1, L = -1, pad_left = 0;
-  const instantiation* inst = nullptr;
+/// The thread's last few choices, so that a loop over a model's shapes votes once per shape (the
+/// vote scans the dtype's entries: about 2 µs). Tables are never freed while the process runs
+/// (set_results_path retires them), so a table's address names it.
+struct recent_choices {
+  struct choice {
+    const lookup_table* table = nullptr;
+    dtype type = dtype::f32;
+    std::int64_t rows = -1, L = -1, pad_left = 0;
+    const instantiation* inst = nullptr;
+  };
+  std::array<choice, 16> slots{};
+  std::size_t next = 0;  ///< the slot the next new choice replaces (round robin)
+
+  const instantiation* find(const lookup_table* t, dtype type, std::int64_t rows, std::int64_t L, std::int64_t pad_left) const {
+    for (const choice& c : slots)
+      if (c.table == t && c.type == type && c.rows == rows && c.L == L && c.pad_left == pad_left) return c.inst;
+    return nullptr;
+  }
+  void add(const choice& c) {
+    slots[next] = c;
+    next = (next + 1) % slots.size();
+  }
 };
 
 /// The exact entry for this shape, or nullptr. A linear scan: tables hold a user's few shapes.
@@ -375,12 +393,11 @@ const dispatch_entry* exact(const lookup_table& t, dtype type, std::int64_t rows
 const instantiation& choose(const device_table& t, dtype type, std::int64_t rows, std::int64_t L, std::int64_t pad_left,
                             std::int64_t pad_right) {
   if (const dispatch_entry* e = exact(*t.table, type, rows, L, pad_left, pad_right)) return *e->inst;
-  thread_local last_choice last;
-  if (last.table == t.table && last.type == type && last.rows == rows && last.L == L && last.pad_left == pad_left)
-    return *last.inst;
+  thread_local recent_choices recent;
+  if (const instantiation* known = recent.find(t.table, type, rows, L, pad_left)) return *known;
   const detail::vote_result v = vote_for(t.table->by_dtype[std::size_t(type)], rows, L, pad_left, type);
   const instantiation& inst = v.inst ? *v.inst : default_instantiation(type, L);
-  last = {t.table, type, rows, L, pad_left, &inst};
+  recent.add({t.table, type, rows, L, pad_left, &inst});
   return inst;
 }
 

@@ -66,8 +66,9 @@ candidate_numbers numbers_from_json(const json& j, const std::string& where) {
   return c;
 }
 
-/// An entry's "ranked": at most ranked_limit objects of an id and a ratio >= 1.
-std::vector<ranked_candidate> ranked_from_json(const json& j, const std::string& where) {
+/// An entry's "ranked": at most ranked_limit objects of an id and a ratio, the winner first at 1,
+/// the others distinct and in order of ratio (what the vote's costs assume).
+std::vector<ranked_candidate> ranked_from_json(const json& j, const std::string& winner_id, const std::string& where) {
   if (!j.is_array() || j.size() > ranked_limit)
     throw results_error(fmt::format("{}: must be an array of at most {} candidates, got {}", where, ranked_limit,
                                     printable(j.dump().substr(0, 200))));
@@ -77,6 +78,14 @@ std::vector<ranked_candidate> ranked_from_json(const json& j, const std::string&
     ranked_candidate c;
     c.id = field<std::string>(j[k], "id", at);
     c.ratio = strict_number(member(j[k], "ratio", at), field_where(at, "ratio"), 1);
+    if (k == 0 && (c.id != winner_id || c.ratio != 1))
+      throw results_error(fmt::format("{}: must be the winner '{}' at ratio 1, got '{}' at {}", at, printable(winner_id),
+                                      printable(c.id), c.ratio));
+    if (k > 0 && c.ratio < out.back().ratio)
+      throw results_error(fmt::format("{}: ratio {} is below the one before it ({}): the list goes fastest first", at, c.ratio,
+                                      out.back().ratio));
+    for (const ranked_candidate& seen : out)
+      if (seen.id == c.id) throw results_error(fmt::format("{}: '{}' is listed twice", at, printable(c.id)));
     out.push_back(std::move(c));
   }
   return out;
@@ -208,7 +217,7 @@ results_table table_from_json(const json& j, const std::string& source) {
     if (!ru.is_null()) e.runner_up = numbers_from_json(ru, where + ".runner_up");
     e.margin = field<double>(entries[i], "margin", where);
     if (entries[i].contains("exact")) e.exact = field<bool>(entries[i], "exact", where);
-    if (entries[i].contains("ranked")) e.ranked = ranked_from_json(entries[i]["ranked"], where + ".ranked");
+    if (entries[i].contains("ranked")) e.ranked = ranked_from_json(entries[i]["ranked"], e.winner.id, where + ".ranked");
     t.entries.push_back(std::move(e));
   }
   return t;

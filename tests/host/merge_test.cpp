@@ -81,6 +81,25 @@ TEST(MergeEntries, KeepsPerBucketTheWinnerWithTheLowestRatioAndTheBestOtherAsRun
   EXPECT_NEAR(m[1].margin, 1.10 / 1.05 - 1, 1e-12);
 }
 
+TEST(MergeEntries, ARunnerUpFromAnotherTableJoinsTheRankedListAtItsMargin) {
+  // b wins with its own ranked list; a's winner (rowtile, 1.10 against 1.05) becomes the runner-up
+  // and must be weighed by the vote at that margin, not as unranked.
+  std::vector<table_entry> a{entry("l12_r0_a16", numbers(rowtile, 10, 1.10), numbers(flat, 11, 1.21), 0.1)};
+  std::vector<table_entry> b{entry("l12_r0_a16", numbers(flat, 9, 1.05), numbers(seed, 9.9, 1.3), 0.2)};
+  b[0].ranked = {{flat, 1}, {seed, 1.2}};
+  const std::vector<table_entry> m = merge_entries({a, b});
+  ASSERT_EQ(m.size(), 1u);
+  ASSERT_EQ(m[0].ranked.size(), 3u);
+  EXPECT_EQ(m[0].ranked[0], (ranked_candidate{flat, 1}));
+  EXPECT_EQ(m[0].ranked[1].id, rowtile);
+  EXPECT_NEAR(m[0].ranked[1].ratio, 1.10 / 1.05, 1e-12);
+  EXPECT_EQ(m[0].ranked[2], (ranked_candidate{seed, 1.2}));
+  // It reads back: in order, the winner first, no id twice.
+  results_table t;
+  t.entries = m;
+  EXPECT_EQ(parse_table(table_text(t), "merged").entries[0].ranked, m[0].ranked);
+}
+
 TEST(MergeEntries, ExactEntriesMergeByTheirShapeAndApartFromTheBuckets) {
   table_entry exact = entry("l12_r0_a16", numbers(flat, 9, 1.0), std::nullopt, 0);
   exact.exact = true;

@@ -298,22 +298,30 @@ TEST_F(Results, ShapesAreIntegersInRangeAndValidProblemsOfTheirBucket) {
 // An entry's "ranked" (what the dispatcher's vote weighs) is optional, and strict when present;
 // "exact" likewise.
 TEST_F(Results, RankedAndExactAreReadStrictly) {
-  const fs::path good = write_changed("ranked.json", [](json& j) {
-    j["entries"][0]["ranked"] = json::array({json{{"id", "a"}, {"ratio", 1}}, json{{"id", "b"}, {"ratio", 1.25}}});
-  });
-  EXPECT_EQ(read_table(good).entries[0].ranked, (std::vector<ranked_candidate>{{"a", 1}, {"b", 1.25}}));
-  const fs::path below = write_changed("below.json", [](json& j) {
-    j["entries"][0]["ranked"] = json::array({json{{"id", "a"}, {"ratio", 0.9}}});
-  });
-  expect_mentions(read_error(below), {below.string(), "entries[0].ranked[0]", "'ratio'", "below 1"});
-  const fs::path many = write_changed("many.json", [](json& j) {
-    j["entries"][0]["ranked"] = json::array();
-    for (int k = 0; k < 9; ++k) j["entries"][0]["ranked"].push_back(json{{"id", "a"}, {"ratio", 1}});
-  });
-  expect_mentions(read_error(many), {many.string(), "entries[0].ranked", "at most 8"});
-  const fs::path object = write_changed("object.json", [](json& j) { j["entries"][0]["ranked"] = json{{"id", "a"}}; });
+  const std::string w = sample_table().entries[0].winner.id;
+  const auto one = [](const std::string& id, double ratio) { return json{{"id", id}, {"ratio", ratio}}; };
+  const auto with_ranked = [&](const char* name, const json& ranked) {
+    json j = to_json(sample_table());
+    j["entries"][0]["ranked"] = ranked;
+    return write_text(name, j.dump(1));
+  };
+  const fs::path good = with_ranked("ranked.json", json::array({one(w, 1), one("b", 1.25)}));
+  EXPECT_EQ(read_table(good).entries[0].ranked, (std::vector<ranked_candidate>{{w, 1}, {"b", 1.25}}));
+  const fs::path below = with_ranked("below.json", json::array({one(w, 1), one("b", 0.9)}));
+  expect_mentions(read_error(below), {below.string(), "entries[0].ranked[1]", "'ratio'", "below 1"});
+  const fs::path first = with_ranked("first.json", json::array({one("b", 1)}));
+  expect_mentions(read_error(first), {first.string(), "entries[0].ranked[0]", "must be the winner"});
+  const fs::path order = with_ranked("order.json", json::array({one(w, 1), one("b", 1.3), one("c", 1.2)}));
+  expect_mentions(read_error(order), {order.string(), "entries[0].ranked[2]", "fastest first"});
+  const fs::path twice = with_ranked("twice.json", json::array({one(w, 1), one("b", 1.3), one("b", 1.4)}));
+  expect_mentions(read_error(twice), {twice.string(), "entries[0].ranked[2]", "listed twice"});
+  json many = json::array({one(w, 1)});
+  for (int k = 0; k < 8; ++k) many.push_back(one(fmt::format("c{}", k), 1.5));
+  const fs::path nine = with_ranked("many.json", many);
+  expect_mentions(read_error(nine), {nine.string(), "entries[0].ranked", "at most 8"});
+  const fs::path object = with_ranked("object.json", json{{"id", w}});
   expect_mentions(read_error(object), {object.string(), "entries[0].ranked"});
-  const fs::path no_id = write_changed("no_id.json", [](json& j) { j["entries"][0]["ranked"] = json::array({json{{"ratio", 1}}}); });
+  const fs::path no_id = with_ranked("no_id.json", json::array({json{{"ratio", 1}}}));
   expect_mentions(read_error(no_id), {no_id.string(), "entries[0].ranked[0]", "'id' is missing"});
   const fs::path exact = write_changed("exact.json", [](json& j) { j["entries"][0]["exact"] = "yes"; });
   expect_mentions(read_error(exact), {exact.string(), "'exact'", "true or false"});

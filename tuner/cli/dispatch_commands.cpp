@@ -181,8 +181,9 @@ int run_explain(const explain_options& o) {
   fmt::print("bucket         {}\n", c.bucket);
   fmt::print("matched        {}\n", c.matched_bucket.empty() ? "(none: built-in default)" : c.matched_bucket);
   fmt::print("served by      {}\n", c.served_by == "exact"    ? "an exact entry of this shape"
-                                   : c.served_by == "bucket" ? "its bucket's entry"
-                                                             : "a fallback (a neighbouring bucket, or the built-in default)");
+                                   : c.served_by == "bucket" ? "the vote of the nearest entries, the nearest in its bucket"
+                                                             : "a fallback (the vote, its nearest entry in another bucket; or the "
+                                                               "built-in default)");
   fmt::print("instantiation  {}\n", i.id);
   fmt::print("               {}, BLOCK_OL {}, {} threads, {}-byte accesses{}\n", i.variant, i.block_ol, i.threads,
              i.access_width, i.needs_zeroed_dx ? ", zeroes dx first" : "");

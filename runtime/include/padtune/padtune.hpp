@@ -39,10 +39,11 @@ struct dispatch_choice {
   const instantiation* inst = nullptr;  ///< never null
   std::string table;   ///< where the table came from: a path, "embedded:<file>", or "built-in default"
   std::string bucket;  ///< the shape's bucket
-  std::string matched_bucket;  ///< the bucket of the entry taken ("" when the built-in default is used:
-                               ///< no table, or no entry of this dtype in it)
-  std::string served_by;  ///< "exact" (an exact entry of this shape), "bucket" (the shape's own bucket) or
-                          ///< "fallback" (a neighbouring bucket, or the built-in default)
+  std::string matched_bucket;  ///< the bucket of the exact entry, or of the nearest entry in the vote ("" when
+                               ///< the built-in default is used: no table, or no entry of this dtype in it)
+  std::string served_by;  ///< "exact" (an exact entry of this shape), "bucket" (the vote, its nearest entry of
+                          ///< the shape's own bucket) or "fallback" (the vote, its nearest entry of another
+                          ///< bucket; or the built-in default)
   std::string reason;  ///< one line in words
 };
 

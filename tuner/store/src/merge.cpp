@@ -45,6 +45,15 @@ int status_rank(const std::string& status) {
 /// and shapes of one model), by median where no floor was measured.
 auto merit(const candidate_numbers& c) { return std::make_tuple(c.ratio_to_memcpy > 0 ? 0 : 1, c.ratio_to_memcpy > 0 ? c.ratio_to_memcpy : c.median_us); }
 
+/// Puts `id` into a ranked list at `ratio` (kept in order, at most ranked_limit long): a runner-up
+/// that another table supplied must be weighed by the vote at its margin, not as unranked.
+void rank_runner_up(std::vector<ranked_candidate>& ranked, const std::string& id, double ratio) {
+  std::erase_if(ranked, [&](const ranked_candidate& c) { return c.id == id; });
+  auto at = std::find_if(ranked.begin() + 1, ranked.end(), [&](const ranked_candidate& c) { return c.ratio > ratio; });
+  ranked.insert(at, {id, ratio});
+  if (ranked.size() > ranked_limit) ranked.resize(ranked_limit);
+}
+
 double margin_between(const candidate_numbers& winner, const candidate_numbers& runner_up) {
   if (winner.ratio_to_memcpy > 0 && runner_up.ratio_to_memcpy > 0) return runner_up.ratio_to_memcpy / winner.ratio_to_memcpy - 1;
   return winner.median_us > 0 ? runner_up.median_us / winner.median_us - 1 : 0;
@@ -208,6 +217,7 @@ std::vector<table_entry> merge_entries(const std::vector<std::vector<table_entry
     } else if (!(best->runner_up && runner_up == &*best->runner_up)) {
       merged.runner_up = *runner_up;
       merged.margin = margin_between(best->winner, *runner_up);
+      if (!merged.ranked.empty()) rank_runner_up(merged.ranked, runner_up->id, std::max(1.0, 1 + merged.margin));
     }
     out.push_back(std::move(merged));
   }
