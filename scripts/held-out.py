@@ -13,6 +13,8 @@ cache. Issue 23's targets: pick/best at most 1.05 on every shape and 1.02 as a g
     scripts/held-out.py --table results/nvidia-h200.json      # ask with this table, not the embedded one
     scripts/held-out.py --backend host --count 6 --seed 3 --dtypes f32,bf16    # CTest scripts.held_out.host
     scripts/held-out.py --work DIR -- --candidate-timeout 120   # arguments after -- go to padtune tune
+    scripts/held-out.py --seed 6 --count 32 --work DIR --measured --table T.json -- --variant ...
+                        # no GPU: the dispatcher with table T judged on DIR/cache.jsonl, measured before
     scripts/held-out.py --pool results/nvidia-h200/held-out*.json --out results/nvidia-h200/held-out-pooled.md
                         # one summary over the reports of several seeds (of one table)
 
@@ -81,6 +83,9 @@ def parse_args(argv):
                     "temporary folder on host)")
     ap.add_argument("--work", help="the sizes files, the tune's cache and logs (default: "
                     "$TMPDIR/padtune-held-out/<backend>)")
+    ap.add_argument("--measured", action="store_true", help="judge with the measurements already in WORK's "
+                    "cache.jsonl: no padtune tune, no GPU (a new table or dispatcher on shapes measured before; "
+                    "needs --work)")
     ap.add_argument("--max-bytes", type=parse_bytes, help="at most this many bytes of dy plus dx per shape (default "
                     "512MiB on cuda, 4MiB on host)")
     ap.add_argument("--max-rows", type=int, help="rows B*C drawn from 1 to this (default 2^22 on cuda, as the sweep; "
@@ -105,6 +110,8 @@ def parse_args(argv):
         ap.error(f"--padtune {a.padtune} is not an executable file (build it: cmake --build --preset gpu)")
     if a.table is not None and not os.path.isfile(a.table):
         ap.error(f"--table {a.table} is not a file")
+    if a.measured and not (a.work and os.path.isfile(os.path.join(a.work, "cache.jsonl"))):
+        ap.error("--measured needs --work DIR with the cache.jsonl of an earlier run")
     if a.out is not None and os.path.exists(a.out) and not os.path.isdir(a.out):
         ap.error(f"--out {a.out} is not a folder")
     for t in extra:
@@ -368,7 +375,8 @@ def main():
     for dtype in a.dtypes:
         shapes = [s for d, s in drawn if d == dtype]
         if shapes:
-            tune_commands.append(tune(a, work, dtype, shapes))
+            tune_commands.append(f"(--measured: {os.path.join(work, 'cache.jsonl')})" if a.measured
+                                 else tune(a, work, dtype, shapes))
             expected[dtype] = candidates(a.padtune, dtype, variants, filt)
 
     cache = os.path.join(work, "cache.jsonl")
