@@ -75,8 +75,16 @@ vote_result vote(const std::vector<Entry>& entries, const vote_point& at, VoterO
 
   // cost(c) = sum over voters of w * (c's log ratio there, or the voter's miss cost). The sum of
   // every voter's miss cost is the same for all candidates, so only the differences are kept: where
-  // a voter ranks c, w * (its log ratio - its miss cost).
-  std::array<std::pair<const instantiation*, float>, vote_size * vote_size> cost{};
+  // a voter ranks c, w * (its log ratio - its miss cost). The candidates (at most 64) are tallied in
+  // a small open-addressed table keyed by the kernel's address: no search over a list per rank.
+  struct tally {
+    const instantiation* inst = nullptr;
+    float cost = 0;
+  };
+  constexpr std::size_t table_size = 2 * vote_size * vote_size;  // half full at most
+  static_assert(table_size == 128, "the slot is the top 7 bits of a multiplicative hash");
+  std::array<tally, table_size> table{};
+  std::array<std::uint8_t, vote_size * vote_size> first_seen{};  // table slots, in the order named
   std::size_t candidates = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const voter& v = voter_of(entries[near[k].second]);
@@ -84,16 +92,16 @@ vote_result vote(const std::vector<Entry>& entries, const vote_point& at, VoterO
     const float miss = std::fmax(unranked_log_ratio, v.ranked.back().second);
     for (std::size_t r = 0; r < v.ranked.size() && r < vote_size; ++r) {
       const auto& [inst, log_ratio] = v.ranked[r];
-      std::size_t c = 0;
-      while (c < candidates && cost[c].first != inst) ++c;
-      if (c == candidates) cost[candidates++] = {inst, 0.0f};
-      cost[c].second += w * (log_ratio - miss);
+      std::size_t slot = std::size_t((std::uint64_t(reinterpret_cast<std::uintptr_t>(inst)) * 0x9E3779B97F4A7C15ull) >> 57);
+      while (table[slot].inst && table[slot].inst != inst) slot = (slot + 1) % table_size;
+      if (!table[slot].inst) table[slot].inst = inst, first_seen[candidates++] = std::uint8_t(slot);
+      table[slot].cost += w * (log_ratio - miss);
     }
   }
-  std::size_t best = 0;
+  std::size_t best = first_seen[0];
   for (std::size_t c = 1; c < candidates; ++c)
-    if (cost[c].second < cost[best].second) best = c;
-  out.inst = cost[best].first;
+    if (table[first_seen[c]].cost < table[best].cost) best = first_seen[c];
+  out.inst = table[best].inst;
   return out;
 }
 
