@@ -197,19 +197,40 @@ std::unique_ptr<lookup_table> make_lookup(dispatch_state& s, const results_table
   return out;
 }
 
-/// The embedded tables that parse; the others are reported once and left out. Built once: they
-/// cannot change while the process runs, so neither can their warnings.
+/// The embedded tables, parsed once for the process (they cannot change while it runs): the
+/// dispatcher and embedded_results_tables() share them.
+struct embedded_parses {
+  std::vector<results_table> tables;  ///< those that parse
+  std::vector<std::string> files;     ///< tables[k]'s file
+  std::vector<std::string> errors;    ///< why each of the others does not parse
+};
+
+const embedded_parses& parsed_embedded_tables() {
+  static const embedded_parses parsed = [] {
+    embedded_parses p;
+    for (const detail::embedded_table* e = detail::embedded_tables; e->file; ++e) {
+      try {
+        p.tables.push_back(parse_table(e->json, fmt::format("embedded:{}", e->file)));
+        p.files.emplace_back(e->file);
+      } catch (const std::exception& x) {
+        p.errors.emplace_back(x.what());
+      }
+    }
+    return p;
+  }();
+  return parsed;
+}
+
+/// The embedded tables that parse, ready for lookup; the others are reported once and left out.
+/// Built once: they cannot change while the process runs, so neither can their warnings.
 const std::vector<embedded_source>& embedded(dispatch_state& s) {
   if (s.embedded) return *s.embedded;
   s.embedded.emplace();
-  for (const detail::embedded_table* e = detail::embedded_tables; e->file; ++e) {
-    const std::string source = fmt::format("embedded:{}", e->file);
-    try {
-      const results_table t = parse_table(e->json, source);
-      s.embedded->push_back({e->file, t.device, make_lookup(s, t, source)});
-    } catch (const std::exception& x) {
-      report_once(s, fmt::format("ignoring a results table: {}", x.what()));
-    }
+  const embedded_parses& parsed = parsed_embedded_tables();
+  for (const std::string& error : parsed.errors) report_once(s, fmt::format("ignoring a results table: {}", error));
+  for (std::size_t k = 0; k < parsed.tables.size(); ++k) {
+    const results_table& t = parsed.tables[k];
+    s.embedded->push_back({parsed.files[k], t.device, make_lookup(s, t, fmt::format("embedded:{}", parsed.files[k]))});
   }
   return *s.embedded;
 }
@@ -480,19 +501,7 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
   return c;
 }
 
-const std::vector<results_table>& embedded_results_tables() {
-  static const std::vector<results_table> tables = [] {
-    std::vector<results_table> out;
-    for (const detail::embedded_table* e = detail::embedded_tables; e->file; ++e) {
-      try {
-        out.push_back(parse_table(e->json, std::string("embedded:") + e->file));
-      } catch (const results_error&) {
-      }
-    }
-    return out;
-  }();
-  return tables;
-}
+const std::vector<results_table>& embedded_results_tables() { return parsed_embedded_tables().tables; }
 
 std::vector<std::string> embedded_table_files() {
   std::vector<std::string> files;
