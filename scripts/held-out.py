@@ -86,6 +86,9 @@ def parse_args(argv):
     ap.add_argument("--measured", action="store_true", help="judge with the measurements already in WORK's "
                     "cache.jsonl: no padtune tune, no GPU (a new table or dispatcher on shapes measured before; "
                     "needs --work)")
+    ap.add_argument("--autotune", action="store_true", help="ask the dispatcher with first-use timing on "
+                    "(padtune explain --autotune: the fastest of the vote's finalists, timed on the shape); the "
+                    "vote's own pick is reported beside it")
     ap.add_argument("--max-bytes", type=parse_bytes, help="at most this many bytes of dy plus dx per shape (default "
                     "512MiB on cuda, 4MiB on host)")
     ap.add_argument("--max-rows", type=int, help="rows B*C drawn from 1 to this (default 2^22 on cuda, as the sweep; "
@@ -156,10 +159,11 @@ def padtune_json(cmd, code_if_refused=1):
     return json.loads(p.stdout)
 
 
-def explain(a, dtype, shape):
-    """What padtune explain --json says of the shape: instantiation, bucket, matched_bucket, table, reason."""
+def explain(a, dtype, shape, autotune=False):
+    """What padtune explain --json says of the shape: instantiation, bucket, matched_bucket, table, reason.
+    autotune: explain --autotune, which first dispatches the shape with first-use timing on (on the GPU)."""
     cmd = [a.padtune, "explain", "--backend", a.backend, "--dtype", dtype, "--shape", ",".join(map(str, shape)),
-           "--json"]
+           "--json"] + (["--autotune"] if autotune else [])
     if a.table:
         cmd += ["--results", a.table] + (["--any-device"] if a.any_device else [])
     return padtune_json(cmd, 2 if a.table else 1)
@@ -286,11 +290,13 @@ def slug(device):
 def markdown(report):
     s = report["summary"]
     tables = ", ".join(sorted({r["table"] for r in report["shapes"]})) or "none"
+    asked, timing = ((" --autotune", "; first-use timing on: the dispatcher times the vote's finalists on the shape "
+                      "and takes the vote's first unless another is 2% faster") if report.get("autotune") else ("", ""))
     lines = [f"# Held-out check: {report['device'].get('name')} ({report['backend']})", "",
              f"Made by `{report['command']}` on {report['date']}: {report['count']} random shapes (seed "
              f"{report['seed']}, at most {report['max_rows']} rows and {report['max_bytes']} bytes of dy plus dx "
              f"each), every candidate timed on each (`{report['tune_commands'][0]}`, one run per dtype), the "
-             f"dispatcher asked with `padtune explain` (table: {tables}). pick/best: the L2-cold median of the "
+             f"dispatcher asked with `padtune explain{asked}` (table: {tables}{timing}). pick/best: the L2-cold median of the "
              "dispatcher's pick over the best candidate's, on the same shape; best/copy: the best over a "
              "device-to-device copy of the same bytes.", "",
              "| dtype | shape (B, C, L, pl, pr) | bucket | matched | pick | pick µs | best | best µs | pick/best "
@@ -307,6 +313,10 @@ def markdown(report):
               f"{s['within_1.05']} within 1.05; per dtype "
               + ", ".join(f"{d} {f4(g)}" for d, g in s["geomean_by_dtype"].items()) + ".", "",
               f"**{report['line']}**", ""]
+    if s.get("vote_alone"):
+        v = s["vote_alone"]
+        lines += [f"The vote alone (no timing) on the same shapes: geometric mean {f4(v['geomean'])}, worst "
+                  f"{f4(v['worst'])}, {v['within_1.05']} of {v['measured']} within 1.05.", ""]
     if report["problems"]:
         lines += ["Problems:", ""] + [f"- {p}" for p in report["problems"]] + [""]
     return "\n".join(lines)
@@ -342,6 +352,10 @@ def pool(paths, out):
              "", "| seed | shapes | geomean | worst |", "| --- | --- | --- | --- |"]
     lines += [f"| {r['seed']} | {r['summary']['measured']} | {f4(r['summary']['geomean'])} | {f4(r['summary']['worst'])} |"
               for r in reports]
+    vote = [row["vote_over_best"] for row in rows if row.get("vote_over_best") is not None]
+    if vote:  # --autotune reports: the vote's own picks beside the timed ones
+        lines += ["", f"The vote alone (no timing) on the same shapes: geometric mean {f4(geomean(vote))}, worst "
+                  f"{f4(max(vote))}, {sum(x <= 1.05 for x in vote)} of {len(vote)} within 1.05."]
     lines += ["", "Over 1.05:", ""] + [f"- seed {row['seed']} {row['dtype']} ({', '.join(map(str, row['shape']))}): "
                                       f"{row['pick_over_best']:.4f}, {short(row['pick'])} against {short(row['best'])}"
                                       for row in worst if row["pick_over_best"] > TARGET_WORST] + [""]
@@ -367,6 +381,9 @@ def main():
     os.makedirs(work, exist_ok=True)
     drawn = draw_shapes(a.seed, a.count, a.dtypes, a.max_bytes, a.max_rows)
     picks = [explain(a, dtype, shape) for dtype, shape in drawn]  # first: a --table explain refuses costs no tuning
+    vote_picks = None
+    if a.autotune:  # the vote's picks above; the timed ones replace them, and the vote's are kept beside
+        vote_picks, picks = picks, [explain(a, dtype, shape, autotune=True) for dtype, shape in drawn]
 
     variants, filt = restriction(a.tune_args)
     restricted = " ".join((["--variant " + " ".join(variants)] if variants else [])
@@ -382,8 +399,16 @@ def main():
     cache = os.path.join(work, "cache.jsonl")
     with open(cache) as f:
         header = json.loads(f.readline())
-    rows, problems = compare(drawn, picks, read_ok(cache), expected, restricted, cache)
+    times = read_ok(cache)
+    rows, problems = compare(drawn, picks, times, expected, restricted, cache)
     s = summarize(rows, a.dtypes)
+    if vote_picks:  # what the vote alone would have run, judged on the same cache
+        for r, v in zip(rows, vote_picks):
+            t = times.get((r["dtype"], tuple(r["shape"])), {}).get(v["instantiation"])
+            r["vote_pick"], r["vote_over_best"] = v["instantiation"], None if t is None else t / r["best_us"]
+        vote = [r["vote_over_best"] for r in rows if r["vote_over_best"] is not None]
+        s["vote_alone"] = {"measured": len(vote), "geomean": geomean(vote), "worst": max(vote, default=None),
+                           "within_1.05": sum(x <= 1.05 for x in vote)}
     s["targets_met"] = s["targets_met"] and not problems
     counts = ", ".join(f"{d} {len(ids)}" for d, ids in expected.items())
     checks = (f"checks FAILED: {len(problems)} problem(s), the first: {problems[0]}" if problems else
@@ -401,7 +426,7 @@ def main():
               "padtune": os.path.abspath(a.padtune), "device": header.get("device", {}),
               "harness_version": header.get("harness_version"), "kernel_sources": header.get("kernel_sources"),
               "settings": header.get("settings"), "table_asked": table_info(a.table) if a.table else own_lookup,
-              "tune_commands": tune_commands, "work": work, "cache": cache,
+              "tune_commands": tune_commands, "work": work, "cache": cache, "autotune": a.autotune,
               "candidates": {d: len(ids) for d, ids in expected.items()}, "candidate_restriction": restricted,
               "targets": {"worst": TARGET_WORST, "geomean": TARGET_GEOMEAN}, "summary": s, "problems": problems,
               "line": line, "shapes": rows}
@@ -418,6 +443,10 @@ def main():
           f"{', '.join(sorted({r['table'] for r in rows}))}")
     print(f"held-out: wrote {os.path.join(out, 'held-out.md')} and held-out.json; the tune's cache: {cache}")
     print(line)
+    if s.get("vote_alone"):
+        v = s["vote_alone"]
+        print(f"held-out: the vote alone, no timing: pick/best geomean {f4(v['geomean'])}, worst {f4(v['worst'])}, "
+              f"{v['within_1.05']} of {v['measured']} within 1.05")
     sys.exit(1 if problems else 0)
 
 

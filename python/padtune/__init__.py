@@ -9,7 +9,7 @@
 docs/python.md has the details: dtypes, strides, streams, CUDA graphs, torch.compile, tuning.
 """
 from . import nn, ops
-from ._tools import explain, set_results_path, tune, version
+from ._tools import explain, set_autotune, set_results_path, tune, version
 
 __version__ = version()
 
@@ -20,4 +20,4 @@ def constant_pad1d(x, pad_left: int, pad_right: int, value: float = 0.0):
     return ops.constant_pad1d(x, pad_left, pad_right, float(value))
 
 
-__all__ = ["constant_pad1d", "explain", "nn", "ops", "set_results_path", "tune", "version", "__version__"]
+__all__ = ["constant_pad1d", "explain", "nn", "ops", "set_autotune", "set_results_path", "tune", "version", "__version__"]

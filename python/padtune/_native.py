@@ -36,6 +36,8 @@ lib.padtune_explain.restype = ctypes.c_char_p
 lib.padtune_explain.argtypes = [ctypes.c_int64] * 5 + [ctypes.c_int, ctypes.c_int]
 lib.padtune_set_results_path.restype = ctypes.c_int
 lib.padtune_set_results_path.argtypes = [ctypes.c_char_p, ctypes.c_int]
+lib.padtune_set_autotune.restype = ctypes.c_int
+lib.padtune_set_autotune.argtypes = [ctypes.c_int]
 
 C_API_VERSION = 1
 if lib.padtune_api_version() != C_API_VERSION:

@@ -69,6 +69,17 @@ def set_results_path(path=None, any_device: bool = False) -> None:
         raise ValueError(f"padtune.set_results_path: {_native.last_error()}")
 
 
+def set_autotune(on: bool = True) -> None:
+    """First-use timing, as torch.backends.cudnn.benchmark: on, the first backward of each new shape
+    (one no tuned table holds exactly) times the 8 kernels the table's neighbours vote for on that
+    call's own tensors and stream (a few milliseconds, one synchronization), and the fastest serves the
+    shape for the rest of the process. `padtune.explain` then says `served_by: timed`. A call inside
+    CUDA graph capture is never timed; warm up first, as graph capture asks anyway. Also
+    PADTUNE_AUTOTUNE=1."""
+    if _native.lib.padtune_set_autotune(int(bool(on))) != 0:
+        raise RuntimeError(f"padtune.set_autotune: {_native.last_error()}")
+
+
 def cli() -> str:
     """The padtune tool: PADTUNE_CLI, else the one installed with this package, else on PATH."""
     candidates = [os.environ.get("PADTUNE_CLI"), os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", "padtune"),

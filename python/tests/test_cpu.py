@@ -511,6 +511,27 @@ def test_explain():
     _assert_explanation(padtune.explain((2, 3, 108), 3, 5))
 
 
+def test_autotune_on_the_host_backend():
+    """CPU tensors run padtune's host backend, whose first use of a shape is timed too when asked
+    (the H200 table here: its neighbours name several kernels)."""
+    table = os.path.join(os.path.dirname(__file__), "..", "..", "results", "nvidia-h200.json")
+    dy = torch.randn(3, 5, 77 + 2 + 9)
+    try:
+        padtune.set_results_path(table, any_device=True)
+        padtune.set_autotune(True)
+        assert "first-use timing is on" in padtune.explain(dy, 2, 9)
+        dx = padtune.ops.constant_pad1d_backward(dy, 2, 9)
+        assert torch.equal(dx, dy[..., 2:-9])
+        text = padtune.explain(dy, 2, 9)
+        assert "served_by: timed" in text, text
+        assert "the fastest of the vote's 8 finalists" in text or "the vote's first of its 8 finalists" in text, text
+        padtune.set_autotune(False)
+        assert "served_by: timed" not in padtune.explain(dy, 2, 9)
+    finally:
+        padtune.set_autotune(False)
+        padtune.set_results_path(None)
+
+
 def test_explain_errors():
     with pytest.raises(TypeError, match="dtype"):
         padtune.explain((2, 3, 10), 0, 0, dtype=torch.int32)

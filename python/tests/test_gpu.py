@@ -416,6 +416,51 @@ print(padtune.explain(torch.randn(64, 8, 4201, device="cuda").narrow(-1, 100, 40
     assert KIND_LINE["dense"] in out and KIND_LINE["pitched"] in out, out
 
 
+def test_autotune_times_a_new_shape_once_and_never_inside_capture():
+    """First-use timing in a process of its own (the setting and its choices are process-wide): a
+    shape first met inside graph capture takes the vote's kernel untimed (no synchronization breaks the
+    capture); its first eager call times the finalists; later calls reuse the choice; every dx is exact."""
+    out = run_isolated("""
+import torch.nn.functional as F
+padtune.set_autotune(True)
+op = padtune.ops.constant_pad1d_backward
+def ref(dy, pl, pr):
+    x = torch.zeros(dy.shape[:-1] + (dy.shape[-1] - pl - pr,), dtype=dy.dtype, device=dy.device, requires_grad=True)
+    F.pad(x, (pl, pr)).backward(dy)
+    return x.grad
+def served(dy, pl, pr):
+    lines = dict(l.split(": ", 1) for l in padtune.explain(dy, pl, pr).splitlines() if ": " in l)
+    return lines["served_by"], lines["reason"]
+dy = torch.randn(96, 7, 1237 + 3 + 11, device="cuda").bfloat16()
+warm = torch.randn(4, 100, device="cuda")
+s = torch.cuda.Stream()
+s.wait_stream(torch.cuda.current_stream())
+with torch.cuda.stream(s):
+    op(warm, 1, 1)  # PyTorch's own warm-up on the capture stream (this shape is timed here)
+torch.cuda.current_stream().wait_stream(s)
+graph = torch.cuda.CUDAGraph()
+with torch.cuda.graph(graph):
+    captured = op(dy, 3, 11)
+print("after capture:", served(dy, 3, 11)[0])
+graph.replay()
+torch.cuda.synchronize()
+assert torch.equal(captured.view(torch.int16), ref(dy, 3, 11).view(torch.int16))
+first = op(dy, 3, 11)
+torch.cuda.synchronize()
+how, why = served(dy, 3, 11)
+print("after the first eager call:", how)
+assert torch.equal(first.view(torch.int16), ref(dy, 3, 11).view(torch.int16))
+again = op(dy, 3, 11)
+assert torch.equal(again.view(torch.int16), ref(dy, 3, 11).view(torch.int16))
+print("same reason after a second call:", served(dy, 3, 11)[1] == why)
+print(why)
+""")
+    assert "after capture: timed" not in out, out
+    assert "after the first eager call: timed" in out, out
+    assert "same reason after a second call: True" in out, out
+    assert "the fastest of the vote's 8 finalists" in out or "the vote's first of its 8 finalists" in out, out
+
+
 def test_explain_uses_the_embedded_h200_table():
     name = torch.cuda.get_device_name()
     if name != "NVIDIA H200" or os.environ.get("PADTUNE_RESULTS"):

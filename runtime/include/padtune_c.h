@@ -92,7 +92,7 @@ PADTUNE_C_EXPORT padtune_status padtune_dispatch(padtune_backend backend, const 
                                                  padtune_dtype dtype, void* stream);
 
 /** What the dispatcher takes for this shape and why, as `key: value` lines (instantiation, table,
- * bucket, matched_bucket, served_by: exact, bucket or fallback, reason). Owned by the library; valid
+ * bucket, matched_bucket, served_by: exact, timed, bucket or fallback, reason). Owned by the library; valid
  * until the next padtune call on this thread. NULL on bad input, with padtune_last_error() set. Thread-safe. */
 PADTUNE_C_EXPORT const char* padtune_explain(int64_t B, int64_t C, int64_t L, int64_t pad_left, int64_t pad_right,
                                              padtune_dtype dtype, padtune_backend backend);
@@ -103,6 +103,13 @@ PADTUNE_C_EXPORT const char* padtune_explain(int64_t B, int64_t C, int64_t L, in
  * lookup, which then uses the next source. `path` is copied. Not thread-safe: call it before other
  * threads dispatch or explain. */
 PADTUNE_C_EXPORT padtune_status padtune_set_results_path(const char* path, int any_device);
+
+/** First-use timing on (non-zero) or off; off unless PADTUNE_AUTOTUNE=1. On, the first dispatch of a
+ * shape that no exact entry holds times the vote's 8 best-voted kernels on that call's buffers and
+ * stream (a few milliseconds, the stream synchronized, a scratch buffer of twice the L2 meanwhile)
+ * and keeps the fastest for the process; padtune_explain then says served_by: timed. A stream being
+ * captured into a CUDA graph is never timed. Thread-safe. */
+PADTUNE_C_EXPORT padtune_status padtune_set_autotune(int on);
 
 #ifdef __cplusplus
 }

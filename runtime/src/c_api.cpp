@@ -127,4 +127,8 @@ PADTUNE_C_EXPORT padtune_status padtune_set_results_path(const char* path, int a
   return guarded([&] { padtune::set_results_path(path ? path : "", any_device != 0); });
 }
 
+PADTUNE_C_EXPORT padtune_status padtune_set_autotune(int on) {
+  return guarded([&] { padtune::set_autotune(on != 0); });
+}
+
 }  // extern "C"

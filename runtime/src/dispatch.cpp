@@ -5,7 +5,9 @@
 //
 // Fast path (every call after the first on a device): cudaGetDevice, one atomic load, the exact
 // entries' scan, then the thread's recent choices (16 shapes), else the vote (a scan over the
-// entries of the call's dtype). Everything else happens once, under a mutex.
+// entries of the call's dtype). Everything else happens once, under a mutex. With first-use timing
+// on (autotune.hpp), a shape's first call times the vote's finalists and later calls find the
+// choice under a second mutex, or in the thread's recent choices.
 #include "padtune/cuda_error.hpp"
 #include "padtune/enqueue.hpp"
 #include "padtune/nvtx.hpp"
@@ -27,12 +29,14 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
 #include "embedded_tables.hpp"
 #include "padtune/buckets.hpp"
 #include "padtune/table.hpp"
+#include "autotune.hpp"
 #include "vote.hpp"
 
 namespace padtune {
@@ -371,12 +375,79 @@ const device_table& table_for(backend b, bool need_device) {
 
 // ---- per call ----------------------------------------------------------------------------------
 
-/// The vote of a dtype's entries for a shape (vote.hpp).
+/// The vote of a dtype's entries for a shape (vote.hpp), its first `finalists` candidates ranked.
 detail::vote_result vote_for(const std::vector<dispatch_entry>& entries, std::int64_t rows, std::int64_t L,
-                             std::int64_t pad_left, dtype type) {
-  return detail::vote(entries, detail::point_of(rows, L, pad_left, type), [](const dispatch_entry& e) -> const detail::voter& {
-    return e.votes;
-  });
+                             std::int64_t pad_left, dtype type, std::size_t finalists = 1) {
+  return detail::vote(
+      entries, detail::point_of(rows, L, pad_left, type), [](const dispatch_entry& e) -> const detail::voter& { return e.votes; },
+      finalists);
+}
+
+// ---- first-use timing (set_autotune) -----------------------------------------------------------
+
+/// A shape as timed: by table (one per device model), dtype and problem, pad_right included (it
+/// sets how far apart dy's rows are).
+struct timed_key {
+  const lookup_table* table = nullptr;
+  dtype type = dtype::f32;
+  std::int64_t rows = 0, L = 0, pad_left = 0, pad_right = 0;
+  auto tie() const { return std::tie(table, type, rows, L, pad_left, pad_right); }
+  bool operator<(const timed_key& o) const { return tie() < o.tie(); }
+};
+
+struct timed_choice {
+  const instantiation* inst = nullptr;
+  detail::finalist_timings timings;
+};
+
+struct autotune_state {
+  std::atomic<int> on{-1};  ///< 1 on, 0 off, -1 PADTUNE_AUTOTUNE not read yet
+  std::mutex mutex;         ///< guards chosen
+  std::map<timed_key, timed_choice> chosen;
+};
+
+autotune_state& autotune() {
+  static autotune_state a;
+  return a;
+}
+
+bool autotune_on() {
+  autotune_state& a = autotune();
+  int on = a.on.load(std::memory_order_relaxed);
+  if (on >= 0) return on == 1;
+  const char* env = std::getenv("PADTUNE_AUTOTUNE");
+  const std::string_view value = env ? env : "";
+  if (value != "" && value != "0" && value != "1")
+    fmt::print(stderr, "padtune: PADTUNE_AUTOTUNE='{}' is neither 0 nor 1: first-use timing stays off\n", value);
+  int unread = -1;
+  a.on.compare_exchange_strong(unread, value == "1" ? 1 : 0);  // set_autotune, if it came first, wins
+  return a.on.load(std::memory_order_relaxed) == 1;
+}
+
+/// The timed choice for a shape, if its first use timed one.
+std::optional<timed_choice> find_timed(const timed_key& key) {
+  autotune_state& a = autotune();
+  std::lock_guard lock(a.mutex);
+  const auto it = a.chosen.find(key);
+  if (it == a.chosen.end()) return std::nullopt;
+  return it->second;
+}
+
+/// Times the vote's finalists on p and keeps the fastest (the vote's order breaks ties). The lock
+/// is not held while timing: two threads meeting a new shape at once both time it, the first kept.
+const instantiation* time_and_keep(const timed_key& key, const detail::vote_result& v, backend b, const problem& p,
+                                   cudaStream_t stream) {
+  timed_choice c;
+  c.timings = detail::time_finalists(v.order.data(), std::min(detail::autotune_finalists, v.candidates), b, p, stream);
+  const std::vector<detail::finalist_timing>& runs = c.timings.runs;
+  std::size_t best = 0;  // the fastest; of equals, the earliest in the vote's order
+  for (std::size_t k = 1; k < runs.size(); ++k)
+    if (runs[k].median_us < runs[best].median_us) best = k;
+  // The vote's first unless another is clearly faster (autotune.hpp).
+  c.inst = runs.at(best).median_us < (1 - detail::autotune_margin) * runs.at(0).median_us ? runs[best].inst : runs[0].inst;
+  autotune_state& a = autotune();
+  std::lock_guard lock(a.mutex);
+  return a.chosen.emplace(key, std::move(c)).first->second.inst;
 }
 
 /// The thread's last few choices, so that a loop over a model's shapes votes once per shape (the
@@ -385,16 +456,19 @@ detail::vote_result vote_for(const std::vector<dispatch_entry>& entries, std::in
 struct recent_choices {
   struct choice {
     const lookup_table* table = nullptr;
+    bool timed = false;  ///< made with first-use timing on: a choice made with it off is not one
     dtype type = dtype::f32;
-    std::int64_t rows = -1, L = -1, pad_left = 0;
+    std::int64_t rows = -1, L = -1, pad_left = 0, pad_right = 0;
     const instantiation* inst = nullptr;
   };
   std::array<choice, 16> slots{};
   std::size_t next = 0;  ///< the slot the next new choice replaces (round robin)
 
-  const instantiation* find(const lookup_table* t, dtype type, std::int64_t rows, std::int64_t L, std::int64_t pad_left) const {
+  const instantiation* find(const choice& key) const {
     for (const choice& c : slots)
-      if (c.table == t && c.type == type && c.rows == rows && c.L == L && c.pad_left == pad_left) return c.inst;
+      if (c.table == key.table && c.timed == key.timed && c.type == key.type && c.rows == key.rows && c.L == key.L &&
+          c.pad_left == key.pad_left && c.pad_right == key.pad_right)
+        return c.inst;
     return nullptr;
   }
   void add(const choice& c) {
@@ -411,15 +485,28 @@ const dispatch_entry* exact(const lookup_table& t, dtype type, std::int64_t rows
   return nullptr;
 }
 
-const instantiation& choose(const device_table& t, dtype type, std::int64_t rows, std::int64_t L, std::int64_t pad_left,
-                            std::int64_t pad_right) {
-  if (const dispatch_entry* e = exact(*t.table, type, rows, L, pad_left, pad_right)) return *e->inst;
+/// The kernel for problem p (sizes.rows its rows) on backend b: its exact entry, else (first-use
+/// timing on, not in capture) the fastest of the vote's finalists, else the vote's choice.
+const instantiation& choose(const device_table& t, const problem& p, std::int64_t rows, backend b, cudaStream_t stream) {
+  if (const dispatch_entry* e = exact(*t.table, p.type, rows, p.L, p.pad_left, p.pad_right)) return *e->inst;
+  const bool timing = autotune_on();
   thread_local recent_choices recent;
-  if (const instantiation* known = recent.find(t.table, type, rows, L, pad_left)) return *known;
-  const detail::vote_result v = vote_for(t.table->by_dtype[std::size_t(type)], rows, L, pad_left, type);
-  const instantiation& inst = v.inst ? *v.inst : default_instantiation(type, L);
-  recent.add({t.table, type, rows, L, pad_left, &inst});
-  return inst;
+  recent_choices::choice key{t.table, timing, p.type, rows, p.L, p.pad_left, p.pad_right, nullptr};
+  if (const instantiation* known = recent.find(key)) return *known;
+  const timed_key shape{t.table, p.type, rows, p.L, p.pad_left, p.pad_right};
+  if (const std::optional<timed_choice> known = timing ? find_timed(shape) : std::nullopt) {
+    key.inst = known->inst;
+  } else {
+    const detail::vote_result v = vote_for(t.table->by_dtype[std::size_t(p.type)], rows, p.L, p.pad_left, p.type,
+                                           timing ? detail::autotune_finalists : 1);
+    key.inst = v.inst ? v.inst : &default_instantiation(p.type, p.L);
+    if (timing && v.candidates > 1) {
+      if (b != backend::host && detail::capturing(stream)) return *key.inst;  // the vote's; timed outside capture
+      key.inst = time_and_keep(shape, v, b, p, stream);
+    }
+  }
+  recent.add(key);
+  return *key.inst;
 }
 
 }  // namespace
@@ -430,7 +517,7 @@ void dispatch(const problem& p, backend b, cudaStream_t stream) {
   if (const status s = check(p, &why, &sizes); s != status::ok) throw error(s, why);
   if (sizes.dx_elems == 0) return;
   const device_table& t = table_for(b, true);
-  const instantiation& inst = choose(t, p.type, sizes.rows, p.L, p.pad_left, p.pad_right);
+  const instantiation& inst = choose(t, p, sizes.rows, b, stream);
   const nvtx_range range(inst);  // the seed's zeroing is part of its cost: inside the range
   if (const status s = enqueue(inst, b, p, stream, &why); s != status::ok) throw error(s, why);
 }
@@ -479,6 +566,29 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
     c.matched_bucket = e->where.name();
     c.reason = fmt::format("exact entry ({},{},{},{},{}) in {}, {}", e->shape.B, e->shape.C, e->shape.L, e->shape.pad_left,
                            e->shape.pad_right, t.source, winner_text(*e));
+  } else if (const std::optional<timed_choice> timed =
+                 autotune_on() ? find_timed({&t, type, sizes.rows, L, pad_left, pad_right}) : std::nullopt) {
+    c.inst = timed->inst;
+    c.served_by = "timed";
+    const detail::vote_result v = vote_for(t.by_dtype[std::size_t(type)], sizes.rows, L, pad_left, type);
+    c.matched_bucket = t.by_dtype[std::size_t(type)][v.nearest].where.name();
+    double taken = 0, fastest = 0;
+    for (const detail::finalist_timing& f : timed->timings.runs) {
+      c.timings.emplace_back(f.inst, f.median_us);
+      if (f.inst == c.inst) taken = f.median_us;
+      fastest = fastest == 0 ? f.median_us : std::min(fastest, f.median_us);
+    }
+    const detail::finalist_timing& first = timed->timings.runs.front();
+    const std::string how = b == backend::host              ? " (host emulation)"
+                            : timed->timings.l2_flushed ? ", L2 flushed"
+                                                        : ", L2 not flushed (no memory for it)";
+    c.reason = c.inst == first.inst
+                   ? fmt::format("the vote's first of its {} finalists ({}), timed on this shape's first dispatch{}: {:.2f} us, "
+                                 "no other {:.0f}% faster (the fastest {:.2f} us)",
+                                 timed->timings.runs.size(), t.source, how, first.median_us, 100 * detail::autotune_margin, fastest)
+                   : fmt::format("the fastest of the vote's {} finalists ({}), timed on this shape's first dispatch{}: {:.2f} us; "
+                                 "the vote's first, {}, {:.2f} us",
+                                 timed->timings.runs.size(), t.source, how, taken, first.inst->id, first.median_us);
   } else if (const detail::vote_result v = vote_for(t.by_dtype[std::size_t(type)], sizes.rows, L, pad_left, type); v.inst) {
     const dispatch_entry& n = t.by_dtype[std::size_t(type)][v.nearest];
     c.inst = v.inst;
@@ -490,6 +600,9 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
     const std::string vote_text = v.inst == n.inst ? fmt::format("the {} nearest entries vote for it", v.voters)
                                                    : fmt::format("the {} nearest entries vote for another kernel", v.voters);
     c.reason = fmt::format("{} in {}, {}; {}", nearest_text, t.source, winner_text(n), vote_text);
+    if (autotune_on() && v.candidates > 1)
+      c.reason += fmt::format("; first-use timing is on: the first dispatch of this shape times the vote's {} finalists",
+                              std::min(detail::autotune_finalists, v.candidates));
   } else {
     c.inst = &default_instantiation(type, L);
     c.served_by = "fallback";
@@ -500,6 +613,10 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
   if (sizes.dx_elems == 0) c.reason += "; the shape has no elements: dispatch does nothing";
   return c;
 }
+
+void set_autotune(bool on) { autotune().on.store(on ? 1 : 0, std::memory_order_relaxed); }
+
+bool autotune_enabled() { return autotune_on(); }
 
 const std::vector<results_table>& embedded_results_tables() { return parsed_embedded_tables().tables; }
 

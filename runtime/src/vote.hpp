@@ -6,6 +6,7 @@
 // random shapes of held-out seeds 1-5 (which the H200 table was not tuned on), the pick's geometric
 // mean over the best went from 1.0236 to 1.0145, measured on the H200 (docs/performance-notes.md,
 // "Tables: the neighbours vote").
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -51,12 +52,18 @@ struct vote_result {
   std::size_t nearest = 0;              ///< index of the nearest voter
   float distance = 0;                   ///< its distance
   std::size_t voters = 0;               ///< how many weighed in
+  /// The candidates the voters named, best-voted first (ties in the order named); `inst` is the
+  /// first. First-use timing (autotune.hpp) times the head of this list.
+  std::array<const instantiation*, vote_size * vote_size> order{};
+  std::size_t candidates = 0;
 };
 
 /// The vote over `entries` (each holding a voter, reached by voter_of) for a shape at `at`. Ties in
 /// distance go to the earlier entry, ties in cost to the candidate the nearer voter ranks first.
+/// With `finalists` > 1 the first `finalists` of `order` are ranked too (the dispatch path asks
+/// for 1: only the winner).
 template <class Entry, class VoterOf>
-vote_result vote(const std::vector<Entry>& entries, const vote_point& at, VoterOf voter_of) {
+vote_result vote(const std::vector<Entry>& entries, const vote_point& at, VoterOf voter_of, std::size_t finalists = 1) {
   vote_result out;
   // The vote_size nearest, by (distance, index): insertion into a short sorted array.
   std::array<std::pair<float, std::size_t>, vote_size> near{};
@@ -98,10 +105,19 @@ vote_result vote(const std::vector<Entry>& entries, const vote_point& at, VoterO
       table[slot].cost += w * (log_ratio - miss);
     }
   }
-  std::size_t best = first_seen[0];
-  for (std::size_t c = 1; c < candidates; ++c)
-    if (table[first_seen[c]].cost < table[best].cost) best = first_seen[c];
-  out.inst = table[best].inst;
+  // Selection of the `finalists` cheapest, in place: the winner alone is one pass. Strict `<` keeps
+  // the earlier-named candidate on a tie.
+  const std::size_t ranked = std::min(std::max<std::size_t>(finalists, 1), candidates);
+  for (std::size_t f = 0; f < ranked; ++f) {
+    std::size_t best = f;
+    for (std::size_t c = f + 1; c < candidates; ++c)
+      if (table[first_seen[c]].cost < table[first_seen[best]].cost) best = c;
+    std::rotate(first_seen.begin() + std::ptrdiff_t(f), first_seen.begin() + std::ptrdiff_t(best),
+                first_seen.begin() + std::ptrdiff_t(best) + 1);  // keeps the others in the order named
+  }
+  for (std::size_t c = 0; c < candidates; ++c) out.order[c] = table[first_seen[c]].inst;
+  out.candidates = candidates;
+  out.inst = out.order[0];
   return out;
 }
 

@@ -269,6 +269,17 @@ static void test_explain(void) {
   text = padtune_explain(2, 8, 4096, 3, 5, PADTUNE_F32, PADTUNE_BACKEND_HOST);
   CHECK(text != NULL && strstr(text, "could not be read") == NULL, "explain after resetting the path says:\n%s",
         text ? text : padtune_last_error());
+
+  /* First-use timing on and off (what it chooses is tested in C++: tests/host/dispatch_test.cpp). */
+  CHECK(padtune_set_autotune(1) == PADTUNE_OK, "%s", padtune_last_error());
+  {
+    float dy[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, dx[8] = {0};
+    CHECK(padtune_dispatch(PADTUNE_BACKEND_HOST, dy, dx, 1, 2, 4, 1, 1, PADTUNE_F32, NULL) == PADTUNE_OK, "%s",
+          padtune_last_error());
+    CHECK(dx[0] == 2 && dx[3] == 5 && dx[4] == 8 && dx[7] == 11, "dx with first-use timing on: %g %g %g %g", dx[0], dx[3],
+          dx[4], dx[7]);
+  }
+  CHECK(padtune_set_autotune(0) == PADTUNE_OK, "%s", padtune_last_error());
 }
 
 /* The last error is per thread: a thread's calls neither see nor change another's. */

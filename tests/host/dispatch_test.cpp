@@ -95,10 +95,12 @@ class Dispatch : public ::testing::Test {
     fs::create_directories(dir);
     ::unsetenv("PADTUNE_RESULTS");
     set_results_path("");
+    set_autotune(false);
   }
   void TearDown() override {
     ::unsetenv("PADTUNE_RESULTS");
     set_results_path("");
+    set_autotune(false);
     std::error_code ec;
     fs::remove_all(dir.parent_path(), ec);
   }
@@ -470,6 +472,73 @@ void expect_bit_exact_on_shapes() {
     expect_bit_exact(t, 5, 7, 1, 1, 1);      // one element per row
     expect_bit_exact(t, 1, 1, 513, -1, -2);  // crops on both sides
   }
+}
+
+TEST_F(Dispatch, FirstUseTimingTimesTheVotesFinalistsOnceAndKeepsTheFastest) {
+  const instantiation& a = find_by_fields(dtype::f32, "flat", 256);
+  const instantiation& b = find_by_fields(dtype::f32, "rowtile", 4096);
+  const instantiation& c = find_by_fields(dtype::f32, "ewise", 128, 0);
+  results_table t = host_table({{dtype::f32, "l13_r2_a4", a.id}, {dtype::f32, "l14_r2_a4", b.id}});
+  t.entries[0].ranked = {{a.id, 1}, {b.id, 1.01}};
+  t.entries[1].ranked = {{b.id, 1}, {c.id, 1.5}};
+  set_results_path(write("t.json", t));
+  const std::int64_t B = 1, C = 4, L = 11584, pad_left = 3, pad_right = -5;  // the vote's first: b
+  const auto ask = [&] { return explain_dispatch(B, C, L, pad_left, pad_right, dtype::f32, backend::host); };
+  EXPECT_FALSE(autotune_enabled());
+  EXPECT_EQ(ask().inst, &b);
+  set_autotune(true);
+  dispatch_choice before = ask();  // not dispatched yet: the vote's choice, and word of the timing to come
+  EXPECT_EQ(before.inst, &b);
+  EXPECT_TRUE(before.timings.empty());
+  EXPECT_NE(before.reason.find("first-use timing is on: the first dispatch of this shape times the vote's 3 finalists"),
+            std::string::npos) << before.reason;
+
+  expect_bit_exact(dtype::f32, B, C, L, pad_left, pad_right);  // the first dispatch times, then runs the fastest
+  const dispatch_choice timed = ask();
+  EXPECT_EQ(timed.served_by, "timed");
+  EXPECT_EQ(timed.matched_bucket, before.matched_bucket);
+  ASSERT_EQ(timed.timings.size(), 3u);
+  EXPECT_EQ(timed.timings[0].first, &b);  // in the vote's order: b, a (ranked 1.01 by the nearer), c
+  EXPECT_EQ(timed.timings[1].first, &a);
+  EXPECT_EQ(timed.timings[2].first, &c);
+  const auto fastest = std::min_element(timed.timings.begin(), timed.timings.end(),
+                                        [](const auto& x, const auto& y) { return x.second < y.second; });
+  // The vote's first unless another timed at least 2% faster.
+  const bool clearly_faster = fastest->second < 0.98 * timed.timings[0].second;
+  EXPECT_EQ(timed.inst, clearly_faster ? fastest->first : &b);
+  for (const auto& [inst, us] : timed.timings) EXPECT_GT(us, 0) << inst->id;
+  EXPECT_NE(timed.reason.find(clearly_faster ? "the fastest of the vote's 3 finalists" : "the vote's first of its 3 finalists"),
+            std::string::npos) << timed.reason;
+
+  // Kept for the process: later dispatches of the shape, on any thread, time nothing again.
+  expect_bit_exact(dtype::f32, B, C, L, pad_left, pad_right);
+  std::thread([&] { expect_bit_exact(dtype::f32, B, C, L, pad_left, pad_right); }).join();
+  EXPECT_EQ(ask().timings, timed.timings);
+  // Another pad_right is another problem: not timed yet.
+  EXPECT_NE(explain_dispatch(B, C, L, pad_left, 0, dtype::f32, backend::host).served_by, "timed");
+
+  set_autotune(false);  // off: the vote again, with no word of timing
+  const dispatch_choice off = ask();
+  EXPECT_EQ(off.inst, &b);
+  EXPECT_TRUE(off.timings.empty());
+  EXPECT_EQ(off.reason.find("first-use timing"), std::string::npos) << off.reason;
+  expect_bit_exact(dtype::f32, B, C, L, pad_left, pad_right);
+}
+
+TEST_F(Dispatch, FirstUseTimingLeavesExactEntriesAndSingleCandidatesAlone) {
+  const instantiation& a = find_by_fields(dtype::f32, "flat", 256);
+  results_table t = host_table({{dtype::f32, "l6_r2_a4", a.id}});
+  t.entries[0].exact = true;
+  t.entries[0].shape = {1, 4, 100, 3, 5};
+  set_results_path(write("t.json", t));
+  set_autotune(true);
+  expect_bit_exact(dtype::f32, 1, 4, 100, 3, 5);
+  EXPECT_EQ(explain_dispatch(1, 4, 100, 3, 5, dtype::f32, backend::host).served_by, "exact");
+  // Another shape: the exact entry stands in for buckets and names one candidate: nothing to time.
+  expect_bit_exact(dtype::f32, 1, 4, 90, 3, 5);
+  const dispatch_choice other = explain_dispatch(1, 4, 90, 3, 5, dtype::f32, backend::host);
+  EXPECT_NE(other.served_by, "timed");
+  EXPECT_EQ(other.inst, &a);
 }
 
 TEST_F(Dispatch, HostBackendIsBitExactWithTheDefault) {

@@ -41,6 +41,7 @@ struct shape_options {
 
 struct explain_options : shape_options {
   bool json = false;
+  bool autotune = false;  ///< dispatch the shape once first, with first-use timing on
 };
 
 struct run_options : shape_options {
@@ -48,6 +49,7 @@ struct run_options : shape_options {
   int n = 1;
   std::string dy_file, dx_file;
   bool l2_flush = false;
+  bool autotune = false;
 };
 
 /// A shape and dtype that passed check_shape.
@@ -151,14 +153,18 @@ std::optional<int> use_results_file(const char* command, const shape_options& o)
 
 // ---- explain -----------------------------------------------------------------------------------
 
+std::optional<int> dispatch_once_timed(const parsed_shape& s, backend b);
+
 int run_explain(const explain_options& o) {
   parsed_shape s;
   if (const auto code = read_shape("explain", o, s)) return *code;
   if (const auto code = use_results_file("explain", o)) return *code;
+  if (o.autotune)
+    if (const auto code = dispatch_once_timed(s, backend_of(o))) return *code;
   const dispatch_choice c = explain_dispatch(s.B, s.C, s.L, s.pad_left, s.pad_right, s.type, backend_of(o));
   const instantiation& i = *c.inst;
   if (o.json) {
-    const nlohmann::json out = {
+    nlohmann::json out = {
         {"shape", {{"B", s.B}, {"C", s.C}, {"L", s.L}, {"pad_left", s.pad_left}, {"pad_right", s.pad_right}}},
         {"dtype", name_of(s.type)},
         {"backend", name_of(backend_of(o))},
@@ -173,6 +179,9 @@ int run_explain(const explain_options& o) {
         {"access_width", i.access_width},
         {"needs_zeroed_dx", i.needs_zeroed_dx},
         {"reason", c.reason}};
+    nlohmann::json timings = nlohmann::json::array();
+    for (const auto& [inst, us] : c.timings) timings.push_back({{"instantiation", inst->id}, {"median_us", us}});
+    out["timings"] = timings;
     fmt::print("{}\n", out.dump(2));
     return exit_ok;
   }
@@ -181,6 +190,7 @@ int run_explain(const explain_options& o) {
   fmt::print("bucket         {}\n", c.bucket);
   fmt::print("matched        {}\n", c.matched_bucket.empty() ? "(none: built-in default)" : c.matched_bucket);
   fmt::print("served by      {}\n", c.served_by == "exact"    ? "an exact entry of this shape"
+                                   : c.served_by == "timed"  ? "the vote's finalists, timed on first use"
                                    : c.served_by == "bucket" ? "the vote of the nearest entries, the nearest in its bucket"
                                                              : "a fallback (the vote, its nearest entry in another bucket; or the "
                                                                "built-in default)");
@@ -188,6 +198,7 @@ int run_explain(const explain_options& o) {
   fmt::print("               {}, BLOCK_OL {}, {} threads, {}-byte accesses{}\n", i.variant, i.block_ol, i.threads,
              i.access_width, i.needs_zeroed_dx ? ", zeroes dx first" : "");
   fmt::print("why            {}\n", c.reason);
+  for (const auto& [inst, us] : c.timings) fmt::print("timed          {:10.2f} us  {}\n", us, inst->id);
   return exit_ok;
 }
 
@@ -279,6 +290,42 @@ std::string cuda_unusable() {
   return count == 0 ? "no CUDA device found" : "";
 }
 
+/// Dispatches the shape once on random non-zero data with first-use timing on, so that explain
+/// reports the timed choice. Returns an exit code on failure.
+std::optional<int> dispatch_once_timed(const parsed_shape& s, backend b) {
+  if (b == backend::cuda)
+    if (const std::string why = cuda_unusable(); !why.empty()) {
+      fmt::print(stderr, "padtune explain: --autotune needs a usable GPU: {}\n", why);
+      return exit_no_device;
+    }
+  const std::int64_t dy_bytes = s.sizes.dy_bytes(), dx_bytes = s.sizes.dx_bytes();
+  host_buffer dy_host(dy_bytes), dx_host(dx_bytes);
+  fill_random_nonzero(dy_host.data(), dy_bytes, size_of(s.type));
+  problem p{dy_host.data(), dx_host.data(), s.B, s.C, s.L, s.pad_left, s.pad_right, s.type};
+  device_buffer dy_dev, dx_dev;
+  try {
+    if (b == backend::cuda) {
+      cudaError_t e = dy_dev.allocate(dy_bytes);
+      if (e == cudaSuccess) e = dx_dev.allocate(dx_bytes);
+      if (e == cudaSuccess && dy_bytes > 0) e = cudaMemcpy(dy_dev.get(), dy_host.data(), std::size_t(dy_bytes), cudaMemcpyHostToDevice);
+      if (e != cudaSuccess)
+        throw error(status::launch_failed, fmt::format("preparing device buffers of {} + {} bytes failed: {}", dy_bytes, dx_bytes,
+                                                       cuda_error_text(e)));
+      p.dy = dy_dev.get();
+      p.dx = dx_dev.get();
+    }
+    set_autotune(true);
+    dispatch(p, b, nullptr);
+    if (b == backend::cuda)
+      if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
+        throw error(status::launch_failed, "the kernel failed: " + cuda_error_text(e));
+  } catch (const error& x) {
+    fmt::print(stderr, "padtune explain: --autotune: {} ({})\n", x.what(), padtune::name_of(x.code()));
+    return exit_failed;
+  }
+  return std::nullopt;
+}
+
 int run_run(const run_options& o) {
   parsed_shape s;
   if (const auto code = read_shape("run", o, s)) return *code;
@@ -292,6 +339,11 @@ int run_run(const run_options& o) {
     return exit_usage;
   }
   if (const auto code = use_results_file("run", o)) return *code;
+  if (o.autotune && !o.id.empty()) {
+    fmt::print(stderr, "padtune run: --autotune times the dispatcher's finalists; --id names one instantiation: give one of the two\n");
+    return exit_usage;
+  }
+  if (o.autotune) set_autotune(true);
   // The output is checked before any work: a folder or a place that cannot be written is refused now.
   std::optional<tuner::output_target> dx_out;
   try {
@@ -381,6 +433,9 @@ int run_run(const run_options& o) {
     return exit_failed;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // With --autotune the first run chose among the finalists: the report names what ran after it.
+  const instantiation& ran = !chosen && o.autotune ? *explain_dispatch(s.B, s.C, s.L, s.pad_left, s.pad_right, s.type, b).inst : shown;
+  if (!chosen && o.autotune) how += ", first-use timing: the first run timed the vote's finalists (included in the wall time)";
 
   if (!o.dx_file.empty()) {
     if (b == backend::cuda && dx_bytes > 0) {
@@ -400,7 +455,7 @@ int run_run(const run_options& o) {
 
   // dx written to standard output keeps it to itself: the report goes to standard error then.
   std::FILE* report = dx_out && dx_out->descriptor == 1 ? stderr : stdout;
-  fmt::print(report, "padtune run: {} ({}) on {}, {}, {} run{}{}, {:.1f} us wall time per run ({})\n", shown.id, how,
+  fmt::print(report, "padtune run: {} ({}) on {}, {}, {} run{}{}, {:.1f} us wall time per run ({})\n", ran.id, how,
              name_of(b), s.text(), o.n, o.n == 1 ? "" : "s", timer ? ", L2 flushed before each" : "",
              seconds * 1e6 / o.n,
              b == backend::host ? "host emulation: says nothing about GPU speed"
@@ -415,6 +470,9 @@ void add_dispatch_commands(CLI::App& app, int* result) {
   CLI::App* explain = app.add_subcommand("explain", "Which table, bucket and instantiation the dispatcher takes for a shape, and why");
   add_shape_options(explain, *ex);
   explain->add_flag("--json", ex->json, "Print JSON");
+  explain->add_flag("--autotune", ex->autotune,
+                    "Dispatch the shape once first (random data) with first-use timing on, and explain that: which "
+                    "of the vote's finalists was fastest, and their times");
   explain->callback([ex, result] { *result = run_explain(*ex); });
 
   auto ro = std::make_shared<run_options>();
@@ -428,6 +486,9 @@ void add_dispatch_commands(CLI::App& app, int* result) {
                 "Write twice the L2 before each run, outside the run's NVTX range, as padtune tune does before "
                 "every sample. For a profile of the timings' dirty L2, Nsight Compute needs --cache-control none "
                 "and --replay-mode application (kernel replay re-runs the kernel with dy already in L2)");
+  run->add_flag("--autotune", ro->autotune,
+                "First-use timing on (as PADTUNE_AUTOTUNE=1): the first run times the vote's finalists, the others "
+                "take the fastest");
   run->callback([ro, result] { *result = run_run(*ro); });
 }
 

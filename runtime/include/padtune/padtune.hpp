@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "padtune/dtype.hpp"
@@ -41,10 +42,13 @@ struct dispatch_choice {
   std::string bucket;  ///< the shape's bucket
   std::string matched_bucket;  ///< the bucket of the exact entry, or of the nearest entry in the vote ("" when
                                ///< the built-in default is used: no table, or no entry of this dtype in it)
-  std::string served_by;  ///< "exact" (an exact entry of this shape), "bucket" (the vote, its nearest entry of
-                          ///< the shape's own bucket) or "fallback" (the vote, its nearest entry of another
-                          ///< bucket; or the built-in default)
+  std::string served_by;  ///< "exact" (an exact entry of this shape), "timed" (the fastest of the vote's
+                          ///< finalists, timed on this shape's first dispatch: set_autotune), "bucket" (the
+                          ///< vote, its nearest entry of the shape's own bucket) or "fallback" (the vote, its
+                          ///< nearest entry of another bucket; or the built-in default)
   std::string reason;  ///< one line in words
+  /// served_by "timed": each finalist and its median time in microseconds, in the vote's order.
+  std::vector<std::pair<const instantiation*, double>> timings;
 };
 
 /// The choice for this shape on backend b (for cuda: the current device). Throws padtune::error on
@@ -58,6 +62,17 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
 /// are dropped, so PADTUNE_RESULTS is read again on the next lookup. Not to be called while another
 /// thread dispatches or explains: call it at start-up (or in tests).
 void set_results_path(const std::string& path, bool any_device = false);
+
+/// First-use timing, off unless turned on here or by PADTUNE_AUTOTUNE=1 (as cuDNN's benchmark
+/// mode). On: the first dispatch of a shape that no exact entry holds times the vote's 8 best-voted
+/// kernels on that call's own buffers and stream (one untimed round, then 10 rounds, twice the L2
+/// written before each run, about 100 kernel runs: a few milliseconds, with a synchronization of the
+/// stream and a scratch buffer of twice the L2 while it lasts), and the fastest serves the shape, by
+/// device model, for the rest of the process. dx is written by those runs and then by the call.
+/// A call on a stream being captured into a CUDA graph is never timed: it takes the vote's choice
+/// and leaves the shape to the next call outside capture. Safe to call at any time.
+void set_autotune(bool on);
+bool autotune_enabled();
 
 /// The tables this build embedded from results/*.json, by file name ("nvidia-h200.json").
 std::vector<std::string> embedded_table_files();
