@@ -421,8 +421,12 @@ def test_autotune_times_a_new_shape_once_and_never_inside_capture():
     shape first met inside graph capture takes the vote's kernel untimed (no synchronization breaks the
     capture); its first eager call times the finalists; later calls reuse the choice; every dx is exact."""
     out = run_isolated("""
+import sys
 import torch.nn.functional as F
 padtune.set_autotune(True)
+if "first-use timing is on" not in padtune.explain(torch.empty(96, 7, 1251, device="cuda", dtype=torch.bfloat16), 3, 11):
+    print("SKIP: this GPU's table gives the vote a single candidate here: nothing to time")
+    sys.exit(0)
 op = padtune.ops.constant_pad1d_backward
 def ref(dy, pl, pr):
     x = torch.zeros(dy.shape[:-1] + (dy.shape[-1] - pl - pr,), dtype=dy.dtype, device=dy.device, requires_grad=True)
@@ -455,6 +459,8 @@ assert torch.equal(again.view(torch.int16), ref(dy, 3, 11).view(torch.int16))
 print("same reason after a second call:", served(dy, 3, 11)[1] == why)
 print(why)
 """)
+    if out.startswith("SKIP: "):
+        pytest.skip(out.strip()[6:])
     assert "after capture: timed" not in out, out
     assert "after the first eager call: timed" in out, out
     assert "same reason after a second call: True" in out, out

@@ -385,25 +385,30 @@ detail::vote_result vote_for(const std::vector<dispatch_entry>& entries, std::in
 
 // ---- first-use timing (set_autotune) -----------------------------------------------------------
 
-/// A shape as timed: by table (one per device model), dtype and problem, pad_right included (it
-/// sets how far apart dy's rows are).
+/// A shape as timed: by table, backend and device (one table may serve the host and several GPUs:
+/// an explicit table taken for any device, an embedded one of the same compute capability), dtype
+/// and problem, pad_right included (it sets how far apart dy's rows are).
 struct timed_key {
   const lookup_table* table = nullptr;
+  backend where = backend::cuda;
+  int device = -1;  ///< the CUDA ordinal; -1 on the host
   dtype type = dtype::f32;
   std::int64_t rows = 0, L = 0, pad_left = 0, pad_right = 0;
-  auto tie() const { return std::tie(table, type, rows, L, pad_left, pad_right); }
+  auto tie() const { return std::tie(table, where, device, type, rows, L, pad_left, pad_right); }
   bool operator<(const timed_key& o) const { return tie() < o.tie(); }
 };
 
 struct timed_choice {
-  const instantiation* inst = nullptr;
+  const instantiation* inst = nullptr;  ///< nullptr while a thread is timing the shape
   detail::finalist_timings timings;
+  std::string failed;  ///< why the timing failed ("" if it did not); then inst is the vote's choice
 };
 
 struct autotune_state {
   std::atomic<int> on{-1};  ///< 1 on, 0 off, -1 PADTUNE_AUTOTUNE not read yet
   std::mutex mutex;         ///< guards chosen
   std::map<timed_key, timed_choice> chosen;
+  std::atomic<std::size_t> timed{0};  ///< shapes timed, for autotuned_shapes()
 };
 
 autotune_state& autotune() {
@@ -413,18 +418,28 @@ autotune_state& autotune() {
 
 bool autotune_on() {
   autotune_state& a = autotune();
-  int on = a.on.load(std::memory_order_relaxed);
+  const int on = a.on.load(std::memory_order_relaxed);
   if (on >= 0) return on == 1;
   const char* env = std::getenv("PADTUNE_AUTOTUNE");
   const std::string_view value = env ? env : "";
-  if (value != "" && value != "0" && value != "1")
+  int unread = -1;  // set_autotune, if it came first, wins; one thread reads the variable and warns
+  if (a.on.compare_exchange_strong(unread, value == "1" ? 1 : 0) && value != "" && value != "0" && value != "1")
     fmt::print(stderr, "padtune: PADTUNE_AUTOTUNE='{}' is neither 0 nor 1: first-use timing stays off\n", value);
-  int unread = -1;
-  a.on.compare_exchange_strong(unread, value == "1" ? 1 : 0);  // set_autotune, if it came first, wins
   return a.on.load(std::memory_order_relaxed) == 1;
 }
 
-/// The timed choice for a shape, if its first use timed one.
+/// The device a call on backend b runs on, as timed choices are keyed: -1 on the host.
+int device_of(backend b) {
+  int ordinal = -1;
+  if (b == backend::host) return -1;
+  if (cudaGetDevice(&ordinal) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return ordinal;
+}
+
+/// The timed choice of a shape, for explain: done, failed, or being timed (inst null).
 std::optional<timed_choice> find_timed(const timed_key& key) {
   autotune_state& a = autotune();
   std::lock_guard lock(a.mutex);
@@ -433,21 +448,39 @@ std::optional<timed_choice> find_timed(const timed_key& key) {
   return it->second;
 }
 
-/// Times the vote's finalists on p and keeps the fastest (the vote's order breaks ties). The lock
-/// is not held while timing: two threads meeting a new shape at once both time it, the first kept.
+/// What first-use timing has for a shape on the dispatch path: {kernel, true} once chosen (timed,
+/// or the vote's after a failed timing), {nullptr, true} while another thread times it,
+/// {nullptr, false} if nobody has. With `claim`, an untimed shape is marked as this thread's to time.
+std::pair<const instantiation*, bool> timed_or_claim(const timed_key& key, bool claim) {
+  autotune_state& a = autotune();
+  std::lock_guard lock(a.mutex);
+  if (const auto it = a.chosen.find(key); it != a.chosen.end()) return {it->second.inst, true};
+  if (claim) a.chosen.emplace(key, timed_choice{});
+  return {nullptr, false};
+}
+
+/// Times the vote's finalists on p and keeps one: the vote's first unless another is clearly faster
+/// (autotune.hpp). Pre: this thread claimed the key. A failed timing is reported once and leaves the
+/// shape to the vote's choice, for good: the user's call goes on.
 const instantiation* time_and_keep(const timed_key& key, const detail::vote_result& v, backend b, const problem& p,
                                    cudaStream_t stream) {
   timed_choice c;
-  c.timings = detail::time_finalists(v.order.data(), std::min(detail::autotune_finalists, v.candidates), b, p, stream);
-  const std::vector<detail::finalist_timing>& runs = c.timings.runs;
-  std::size_t best = 0;  // the fastest; of equals, the earliest in the vote's order
-  for (std::size_t k = 1; k < runs.size(); ++k)
-    if (runs[k].median_us < runs[best].median_us) best = k;
-  // The vote's first unless another is clearly faster (autotune.hpp).
-  c.inst = runs.at(best).median_us < (1 - detail::autotune_margin) * runs.at(0).median_us ? runs[best].inst : runs[0].inst;
+  try {
+    c.timings = detail::time_finalists(v.order.data(), std::min(detail::autotune_finalists, v.candidates), b, p, stream);
+    const std::vector<detail::finalist_timing>& runs = c.timings.runs;
+    std::size_t best = 0;  // the fastest; of equals, the earliest in the vote's order
+    for (std::size_t k = 1; k < runs.size(); ++k)
+      if (runs[k].median_us < runs[best].median_us) best = k;
+    c.inst = runs.at(best).median_us < (1 - detail::autotune_margin) * runs.at(0).median_us ? runs[best].inst : runs[0].inst;
+  } catch (const error& x) {
+    c = timed_choice{v.inst, {}, x.what()};
+    fmt::print(stderr, "padtune: first-use timing of {} (rows {}, L {}, pads {} {}) failed: {}; the vote's choice serves it\n",
+               name_of(key.type), key.rows, key.L, key.pad_left, key.pad_right, x.what());
+  }
   autotune_state& a = autotune();
   std::lock_guard lock(a.mutex);
-  return a.chosen.emplace(key, std::move(c)).first->second.inst;
+  if (c.failed.empty()) a.timed.fetch_add(1, std::memory_order_relaxed);
+  return (a.chosen[key] = std::move(c)).inst;
 }
 
 /// The thread's last few choices, so that a loop over a model's shapes votes once per shape (the
@@ -457,6 +490,8 @@ struct recent_choices {
   struct choice {
     const lookup_table* table = nullptr;
     bool timed = false;  ///< made with first-use timing on: a choice made with it off is not one
+    backend where = backend::cuda;
+    int device = -1;  ///< with timing on, the device (timed choices are per device); else -1
     dtype type = dtype::f32;
     std::int64_t rows = -1, L = -1, pad_left = 0, pad_right = 0;
     const instantiation* inst = nullptr;
@@ -466,8 +501,8 @@ struct recent_choices {
 
   const instantiation* find(const choice& key) const {
     for (const choice& c : slots)
-      if (c.table == key.table && c.timed == key.timed && c.type == key.type && c.rows == key.rows && c.L == key.L &&
-          c.pad_left == key.pad_left && c.pad_right == key.pad_right)
+      if (c.table == key.table && c.timed == key.timed && c.where == key.where && c.device == key.device &&
+          c.type == key.type && c.rows == key.rows && c.L == key.L && c.pad_left == key.pad_left && c.pad_right == key.pad_right)
         return c.inst;
     return nullptr;
   }
@@ -486,26 +521,32 @@ const dispatch_entry* exact(const lookup_table& t, dtype type, std::int64_t rows
 }
 
 /// The kernel for problem p (sizes.rows its rows) on backend b: its exact entry, else (first-use
-/// timing on, not in capture) the fastest of the vote's finalists, else the vote's choice.
+/// timing on, not in capture) the kept one of the vote's finalists, else the vote's choice.
 const instantiation& choose(const device_table& t, const problem& p, std::int64_t rows, backend b, cudaStream_t stream) {
   if (const dispatch_entry* e = exact(*t.table, p.type, rows, p.L, p.pad_left, p.pad_right)) return *e->inst;
-  const bool timing = autotune_on();
+  bool timing = autotune_on();
   thread_local recent_choices recent;
-  recent_choices::choice key{t.table, timing, p.type, rows, p.L, p.pad_left, p.pad_right, nullptr};
+  recent_choices::choice key{t.table, timing, b, timing ? device_of(b) : -1, p.type, rows, p.L, p.pad_left, p.pad_right, nullptr};
   if (const instantiation* known = recent.find(key)) return *known;
-  const timed_key shape{t.table, p.type, rows, p.L, p.pad_left, p.pad_right};
-  if (const std::optional<timed_choice> known = timing ? find_timed(shape) : std::nullopt) {
-    key.inst = known->inst;
-  } else {
-    const detail::vote_result v = vote_for(t.table->by_dtype[std::size_t(p.type)], rows, p.L, p.pad_left, p.type,
-                                           timing ? detail::autotune_finalists : 1);
-    key.inst = v.inst ? v.inst : &default_instantiation(p.type, p.L);
-    if (timing && v.candidates > 1) {
-      if (b != backend::host && detail::capturing(stream)) return *key.inst;  // the vote's; timed outside capture
-      key.inst = time_and_keep(shape, v, b, p, stream);
+  const timed_key shape{t.table, b, key.device, p.type, rows, p.L, p.pad_left, p.pad_right};
+  if (timing) {
+    const auto [known, present] = timed_or_claim(shape, false);
+    if (known) {
+      key.inst = known;
+      recent.add(key);
+      return *known;
     }
+    if (present) timing = false;  // another thread is timing it: the vote's choice meanwhile, not remembered
   }
-  recent.add(key);
+  const detail::vote_result v = vote_for(t.table->by_dtype[std::size_t(p.type)], rows, p.L, p.pad_left, p.type,
+                                         timing ? detail::autotune_finalists : 1);
+  key.inst = v.inst ? v.inst : &default_instantiation(p.type, p.L);
+  if (timing && v.candidates > 1) {
+    if (b != backend::host && detail::capturing(stream)) return *key.inst;  // the vote's; timed outside capture
+    if (const auto [known, present] = timed_or_claim(shape, true); present) return known ? *known : *key.inst;
+    key.inst = time_and_keep(shape, v, b, p, stream);
+  }
+  if (key.timed == timing) recent.add(key);
   return *key.inst;
 }
 
@@ -560,14 +601,15 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
                                              : std::string("winner (no memcpy ratio recorded)");
     return e.note.empty() ? text : text + "; " + e.note;
   };
+  const std::optional<timed_choice> timed =
+      autotune_on() ? find_timed({&t, b, device_of(b), type, sizes.rows, L, pad_left, pad_right}) : std::nullopt;
   if (const dispatch_entry* e = exact(t, type, sizes.rows, L, pad_left, pad_right)) {
     c.inst = e->inst;
     c.served_by = "exact";
     c.matched_bucket = e->where.name();
     c.reason = fmt::format("exact entry ({},{},{},{},{}) in {}, {}", e->shape.B, e->shape.C, e->shape.L, e->shape.pad_left,
                            e->shape.pad_right, t.source, winner_text(*e));
-  } else if (const std::optional<timed_choice> timed =
-                 autotune_on() ? find_timed({&t, type, sizes.rows, L, pad_left, pad_right}) : std::nullopt) {
+  } else if (timed && timed->inst && timed->failed.empty()) {
     c.inst = timed->inst;
     c.served_by = "timed";
     const detail::vote_result v = vote_for(t.by_dtype[std::size_t(type)], sizes.rows, L, pad_left, type);
@@ -600,7 +642,11 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
     const std::string vote_text = v.inst == n.inst ? fmt::format("the {} nearest entries vote for it", v.voters)
                                                    : fmt::format("the {} nearest entries vote for another kernel", v.voters);
     c.reason = fmt::format("{} in {}, {}; {}", nearest_text, t.source, winner_text(n), vote_text);
-    if (autotune_on() && v.candidates > 1)
+    if (timed && !timed->failed.empty())
+      c.reason += fmt::format("; first-use timing failed ({}): the vote's choice serves it", timed->failed);
+    else if (timed)
+      c.reason += "; first-use timing is on: another thread is timing this shape's finalists now";
+    else if (autotune_on() && v.candidates > 1)
       c.reason += fmt::format("; first-use timing is on: the first dispatch of this shape times the vote's {} finalists",
                               std::min(detail::autotune_finalists, v.candidates));
   } else {
@@ -615,6 +661,8 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
 }
 
 void set_autotune(bool on) { autotune().on.store(on ? 1 : 0, std::memory_order_relaxed); }
+
+std::size_t autotuned_shapes() { return autotune().timed.load(std::memory_order_relaxed); }
 
 bool autotune_enabled() { return autotune_on(); }
 

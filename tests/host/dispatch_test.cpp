@@ -486,6 +486,7 @@ TEST_F(Dispatch, FirstUseTimingTimesTheVotesFinalistsOnceAndKeepsTheFastest) {
   const auto ask = [&] { return explain_dispatch(B, C, L, pad_left, pad_right, dtype::f32, backend::host); };
   EXPECT_FALSE(autotune_enabled());
   EXPECT_EQ(ask().inst, &b);
+  const std::size_t timed_before = autotuned_shapes();
   set_autotune(true);
   dispatch_choice before = ask();  // not dispatched yet: the vote's choice, and word of the timing to come
   EXPECT_EQ(before.inst, &b);
@@ -494,6 +495,7 @@ TEST_F(Dispatch, FirstUseTimingTimesTheVotesFinalistsOnceAndKeepsTheFastest) {
             std::string::npos) << before.reason;
 
   expect_bit_exact(dtype::f32, B, C, L, pad_left, pad_right);  // the first dispatch times, then runs the fastest
+  EXPECT_EQ(autotuned_shapes(), timed_before + 1);
   const dispatch_choice timed = ask();
   EXPECT_EQ(timed.served_by, "timed");
   EXPECT_EQ(timed.matched_bucket, before.matched_bucket);
@@ -513,7 +515,11 @@ TEST_F(Dispatch, FirstUseTimingTimesTheVotesFinalistsOnceAndKeepsTheFastest) {
   // Kept for the process: later dispatches of the shape, on any thread, time nothing again.
   expect_bit_exact(dtype::f32, B, C, L, pad_left, pad_right);
   std::thread([&] { expect_bit_exact(dtype::f32, B, C, L, pad_left, pad_right); }).join();
+  EXPECT_EQ(autotuned_shapes(), timed_before + 1);
   EXPECT_EQ(ask().timings, timed.timings);
+  // The same table serves CUDA too (an explicit table, any device): a choice timed on the host
+  // emulation is not CUDA's.
+  EXPECT_NE(explain_dispatch(B, C, L, pad_left, pad_right, dtype::f32, backend::cuda).served_by, "timed");
   // Another pad_right is another problem: not timed yet.
   EXPECT_NE(explain_dispatch(B, C, L, pad_left, 0, dtype::f32, backend::host).served_by, "timed");
 
@@ -532,6 +538,7 @@ TEST_F(Dispatch, FirstUseTimingLeavesExactEntriesAndSingleCandidatesAlone) {
   t.entries[0].shape = {1, 4, 100, 3, 5};
   set_results_path(write("t.json", t));
   set_autotune(true);
+  const std::size_t timed_before = autotuned_shapes();
   expect_bit_exact(dtype::f32, 1, 4, 100, 3, 5);
   EXPECT_EQ(explain_dispatch(1, 4, 100, 3, 5, dtype::f32, backend::host).served_by, "exact");
   // Another shape: the exact entry stands in for buckets and names one candidate: nothing to time.
@@ -539,6 +546,7 @@ TEST_F(Dispatch, FirstUseTimingLeavesExactEntriesAndSingleCandidatesAlone) {
   const dispatch_choice other = explain_dispatch(1, 4, 90, 3, 5, dtype::f32, backend::host);
   EXPECT_NE(other.served_by, "timed");
   EXPECT_EQ(other.inst, &a);
+  EXPECT_EQ(autotuned_shapes(), timed_before);  // nothing timed
 }
 
 TEST_F(Dispatch, HostBackendIsBitExactWithTheDefault) {

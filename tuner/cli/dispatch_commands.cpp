@@ -367,9 +367,7 @@ int run_run(const run_options& o) {
     }
     how = "--id";
   }
-  const dispatch_choice choice = explain_dispatch(s.B, s.C, s.L, s.pad_left, s.pad_right, s.type, b);
-  const instantiation& shown = chosen ? *chosen : *choice.inst;
-  if (!chosen) how = fmt::format("dispatcher, table {}", choice.table);
+  if (!chosen) how = fmt::format("dispatcher, table {}", explain_dispatch(s.B, s.C, s.L, s.pad_left, s.pad_right, s.type, b).table);
 
   if (b == backend::cuda) {
     if (const std::string why = cuda_unusable(); !why.empty()) {
@@ -434,8 +432,10 @@ int run_run(const run_options& o) {
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // With --autotune the first run chose among the finalists: the report names what ran after it.
-  const instantiation& ran = !chosen && o.autotune ? *explain_dispatch(s.B, s.C, s.L, s.pad_left, s.pad_right, s.type, b).inst : shown;
-  if (!chosen && o.autotune) how += ", first-use timing: the first run timed the vote's finalists (included in the wall time)";
+  const dispatch_choice after = explain_dispatch(s.B, s.C, s.L, s.pad_left, s.pad_right, s.type, b);
+  const instantiation& ran = chosen ? *chosen : *after.inst;
+  if (!chosen && after.served_by == "timed")
+    how += ", first-use timing: the first run timed the vote's finalists (included in the wall time)";
 
   if (!o.dx_file.empty()) {
     if (b == backend::cuda && dx_bytes > 0) {

@@ -10,6 +10,7 @@
 /// once on stderr and the next source is used.
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,14 +66,20 @@ void set_results_path(const std::string& path, bool any_device = false);
 
 /// First-use timing, off unless turned on here or by PADTUNE_AUTOTUNE=1 (as cuDNN's benchmark
 /// mode). On: the first dispatch of a shape that no exact entry holds times the vote's 8 best-voted
-/// kernels on that call's own buffers and stream (one untimed round, then 10 rounds, twice the L2
-/// written before each run, about 100 kernel runs: a few milliseconds, with a synchronization of the
-/// stream and a scratch buffer of twice the L2 while it lasts), and the fastest serves the shape, by
-/// device model, for the rest of the process. dx is written by those runs and then by the call.
-/// A call on a stream being captured into a CUDA graph is never timed: it takes the vote's choice
-/// and leaves the shape to the next call outside capture. Safe to call at any time.
+/// kernels on that call's own buffers and stream (a first round that sizes the others, then 10 to
+/// 30 rounds, twice the L2 written before each run on CUDA: 90 to 250 runs, a few milliseconds on
+/// small problems, about 25 ms on a 1 GB one; on the host backend as many runs of the emulation),
+/// synchronizing the stream, with a scratch buffer of twice the L2 taken from CUDA's stream-ordered
+/// pool and given back before the call returns. It keeps the vote's first unless another finalist
+/// is at least 2% faster, for that shape on that device, for the rest of the process. dx is written
+/// by those runs and then by the call. A call on a stream being captured into a CUDA graph is never
+/// timed: it takes the vote's choice and leaves the shape to the next call outside capture. A
+/// failed timing is reported on stderr and leaves the shape to the vote's choice. Safe to call at
+/// any time.
 void set_autotune(bool on);
 bool autotune_enabled();
+/// How many shapes this process has timed on first use (each at most once per device).
+std::size_t autotuned_shapes();
 
 /// The tables this build embedded from results/*.json, by file name ("nvidia-h200.json").
 std::vector<std::string> embedded_table_files();
