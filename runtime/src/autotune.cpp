@@ -84,41 +84,37 @@ finalist_timings time_on_cuda(const instantiation* const* finalists, std::size_t
     }
   }
   out.l2_flushed = s.flush != nullptr;
+  // Events in pairs, one pair per run, made as the slots are first used: slot k is the first round's
+  // run of finalist k, slot (r + 1) * count + k timed round r's.
+  const auto timed_run = [&](std::size_t slot, std::size_t k) {
+    for (std::size_t e = s.events.size(); e < 2 * slot + 2; ++e)
+      check_cuda(cudaEventCreate(&s.events.emplace_back()), "cudaEventCreate");
+    check_cuda(cudaEventRecord(s.events[2 * slot], stream), "cudaEventRecord");
+    run(*finalists[k], backend::cuda, p, stream);
+    check_cuda(cudaEventRecord(s.events[2 * slot + 1], stream), "cudaEventRecord");
+  };
+  const auto elapsed_us = [&](std::size_t slot) {
+    float ms = 0;
+    check_cuda(cudaEventElapsedTime(&ms, s.events[2 * slot], s.events[2 * slot + 1]), "cudaEventElapsedTime");
+    return double(ms) * 1e3;
+  };
   // The first round is timed too, roughly, to size the others: small problems (a few microseconds,
   // where noise is a few percent) get more rounds, up to max_rounds, large ones at least `rounds`.
-  s.events.resize(2 * count * std::size_t(max_rounds + 1));
-  for (cudaEvent_t& e : s.events) check_cuda(cudaEventCreate(&e), "cudaEventCreate");
-  for (std::size_t k = 0; k < count; ++k) {
-    check_cuda(cudaEventRecord(s.events[2 * k], stream), "cudaEventRecord");
-    run(*finalists[k], backend::cuda, p, stream);
-    check_cuda(cudaEventRecord(s.events[2 * k + 1], stream), "cudaEventRecord");
-  }
+  for (std::size_t k = 0; k < count; ++k) timed_run(k, k);
   check_cuda(cudaStreamSynchronize(stream), "waiting for the first round");
   double round_us = 0;
-  for (std::size_t k = 0; k < count; ++k) {
-    float ms = 0;
-    check_cuda(cudaEventElapsedTime(&ms, s.events[2 * k], s.events[2 * k + 1]), "cudaEventElapsedTime");
-    round_us += double(ms) * 1e3;
-  }
+  for (std::size_t k = 0; k < count; ++k) round_us += elapsed_us(k);
   rounds = std::clamp(int(round_budget_us / std::max(round_us, 1.0)), rounds, max_rounds);
   for (int r = 0; r < rounds; ++r)
     for (std::size_t j = 0; j < count; ++j) {
       const std::size_t k = (j + std::size_t(r)) % count;  // no finalist always runs first or last
-      cudaEvent_t* e = &s.events[2 * ((std::size_t(r) + 1) * count + k)];
       if (s.flush) check_cuda(cudaMemsetAsync(s.flush, r & 0xff, s.flush_bytes, stream), "the L2 flush");
-      check_cuda(cudaEventRecord(e[0], stream), "cudaEventRecord");
-      run(*finalists[k], backend::cuda, p, stream);
-      check_cuda(cudaEventRecord(e[1], stream), "cudaEventRecord");
+      timed_run((std::size_t(r) + 1) * count + k, k);
     }
   check_cuda(cudaStreamSynchronize(stream), "waiting for the timed runs");
   for (std::size_t k = 0; k < count; ++k) {
     std::vector<double> us;
-    for (int r = 0; r < rounds; ++r) {
-      float ms = 0;
-      const cudaEvent_t* e = &s.events[2 * ((std::size_t(r) + 1) * count + k)];
-      check_cuda(cudaEventElapsedTime(&ms, e[0], e[1]), "cudaEventElapsedTime");
-      us.push_back(double(ms) * 1e3);
-    }
+    for (int r = 0; r < rounds; ++r) us.push_back(elapsed_us((std::size_t(r) + 1) * count + k));
     out.runs.push_back({finalists[k], median(std::move(us))});
   }
   return out;

@@ -385,17 +385,19 @@ detail::vote_result vote_for(const std::vector<dispatch_entry>& entries, std::in
 
 // ---- first-use timing (set_autotune) -----------------------------------------------------------
 
-/// A shape as timed: by table, backend and device (one table may serve the host and several GPUs:
-/// an explicit table taken for any device, an embedded one of the same compute capability), dtype
-/// and problem, pad_right included (it sets how far apart dy's rows are).
-struct timed_key {
+/// A shape as the dispatcher remembers a choice for it: by table, backend and device (one table may
+/// serve the host and several GPUs: an explicit table taken for any device, an embedded one of the
+/// same compute capability; a timed choice is one device's), dtype and problem, pad_right included
+/// (it sets how far apart dy's rows are).
+struct shape_key {
   const lookup_table* table = nullptr;
   backend where = backend::cuda;
   int device = -1;  ///< the CUDA ordinal; -1 on the host
   dtype type = dtype::f32;
   std::int64_t rows = 0, L = 0, pad_left = 0, pad_right = 0;
   auto tie() const { return std::tie(table, where, device, type, rows, L, pad_left, pad_right); }
-  bool operator<(const timed_key& o) const { return tie() < o.tie(); }
+  bool operator<(const shape_key& o) const { return tie() < o.tie(); }
+  bool operator==(const shape_key& o) const { return tie() == o.tie(); }
 };
 
 struct timed_choice {
@@ -407,7 +409,7 @@ struct timed_choice {
 struct autotune_state {
   std::atomic<int> on{-1};  ///< 1 on, 0 off, -1 PADTUNE_AUTOTUNE not read yet
   std::mutex mutex;         ///< guards chosen
-  std::map<timed_key, timed_choice> chosen;
+  std::map<shape_key, timed_choice> chosen;
   std::atomic<std::size_t> timed{0};  ///< shapes timed, for autotuned_shapes()
 };
 
@@ -440,7 +442,7 @@ int device_of(backend b) {
 }
 
 /// The timed choice of a shape, for explain: done, failed, or being timed (inst null).
-std::optional<timed_choice> find_timed(const timed_key& key) {
+std::optional<timed_choice> find_timed(const shape_key& key) {
   autotune_state& a = autotune();
   std::lock_guard lock(a.mutex);
   const auto it = a.chosen.find(key);
@@ -451,7 +453,7 @@ std::optional<timed_choice> find_timed(const timed_key& key) {
 /// What first-use timing has for a shape on the dispatch path: {kernel, true} once chosen (timed,
 /// or the vote's after a failed timing), {nullptr, true} while another thread times it,
 /// {nullptr, false} if nobody has. With `claim`, an untimed shape is marked as this thread's to time.
-std::pair<const instantiation*, bool> timed_or_claim(const timed_key& key, bool claim) {
+std::pair<const instantiation*, bool> timed_or_claim(const shape_key& key, bool claim) {
   autotune_state& a = autotune();
   std::lock_guard lock(a.mutex);
   if (const auto it = a.chosen.find(key); it != a.chosen.end()) return {it->second.inst, true};
@@ -462,7 +464,7 @@ std::pair<const instantiation*, bool> timed_or_claim(const timed_key& key, bool 
 /// Times the vote's finalists on p and keeps one: the vote's first unless another is clearly faster
 /// (autotune.hpp). Pre: this thread claimed the key. A failed timing is reported once and leaves the
 /// shape to the vote's choice, for good: the user's call goes on.
-const instantiation* time_and_keep(const timed_key& key, const detail::vote_result& v, backend b, const problem& p,
+const instantiation* time_and_keep(const shape_key& key, const detail::vote_result& v, backend b, const problem& p,
                                    cudaStream_t stream) {
   timed_choice c;
   try {
@@ -488,12 +490,8 @@ const instantiation* time_and_keep(const timed_key& key, const detail::vote_resu
 /// (set_results_path retires them), so a table's address names it.
 struct recent_choices {
   struct choice {
-    const lookup_table* table = nullptr;
+    shape_key shape;     ///< its device -1 where timing is off (the vote's choice is any device's)
     bool timed = false;  ///< made with first-use timing on: a choice made with it off is not one
-    backend where = backend::cuda;
-    int device = -1;  ///< with timing on, the device (timed choices are per device); else -1
-    dtype type = dtype::f32;
-    std::int64_t rows = -1, L = -1, pad_left = 0, pad_right = 0;
     const instantiation* inst = nullptr;
   };
   std::array<choice, 16> slots{};
@@ -501,9 +499,7 @@ struct recent_choices {
 
   const instantiation* find(const choice& key) const {
     for (const choice& c : slots)
-      if (c.table == key.table && c.timed == key.timed && c.where == key.where && c.device == key.device &&
-          c.type == key.type && c.rows == key.rows && c.L == key.L && c.pad_left == key.pad_left && c.pad_right == key.pad_right)
-        return c.inst;
+      if (c.timed == key.timed && c.shape == key.shape) return c.inst;  // an empty slot's table is null
     return nullptr;
   }
   void add(const choice& c) {
@@ -526,9 +522,9 @@ const instantiation& choose(const device_table& t, const problem& p, std::int64_
   if (const dispatch_entry* e = exact(*t.table, p.type, rows, p.L, p.pad_left, p.pad_right)) return *e->inst;
   bool timing = autotune_on();
   thread_local recent_choices recent;
-  recent_choices::choice key{t.table, timing, b, timing ? device_of(b) : -1, p.type, rows, p.L, p.pad_left, p.pad_right, nullptr};
+  recent_choices::choice key{{t.table, b, timing ? device_of(b) : -1, p.type, rows, p.L, p.pad_left, p.pad_right}, timing};
   if (const instantiation* known = recent.find(key)) return *known;
-  const timed_key shape{t.table, b, key.device, p.type, rows, p.L, p.pad_left, p.pad_right};
+  const shape_key& shape = key.shape;
   if (timing) {
     const auto [known, present] = timed_or_claim(shape, false);
     if (known) {

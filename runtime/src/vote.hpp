@@ -52,10 +52,10 @@ struct vote_result {
   std::size_t nearest = 0;              ///< index of the nearest voter
   float distance = 0;                   ///< its distance
   std::size_t voters = 0;               ///< how many weighed in
-  /// The candidates the voters named, best-voted first (ties in the order named); `inst` is the
-  /// first. First-use timing (autotune.hpp) times the head of this list.
+  /// The best-voted `finalists` (vote's argument) of the candidates, best first (ties in the order
+  /// named); `inst` is the first. First-use timing (autotune.hpp) times them.
   std::array<const instantiation*, vote_size * vote_size> order{};
-  std::size_t candidates = 0;
+  std::size_t candidates = 0;  ///< how many candidates the voters named
 };
 
 /// The vote over `entries` (each holding a voter, reached by voter_of) for a shape at `at`. Ties in
@@ -115,7 +115,7 @@ vote_result vote(const std::vector<Entry>& entries, const vote_point& at, VoterO
     std::rotate(first_seen.begin() + std::ptrdiff_t(f), first_seen.begin() + std::ptrdiff_t(best),
                 first_seen.begin() + std::ptrdiff_t(best) + 1);  // keeps the others in the order named
   }
-  for (std::size_t c = 0; c < candidates; ++c) out.order[c] = table[first_seen[c]].inst;
+  for (std::size_t c = 0; c < ranked; ++c) out.order[c] = table[first_seen[c]].inst;
   out.candidates = candidates;
   out.inst = out.order[0];
   return out;
