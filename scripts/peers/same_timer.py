@@ -115,14 +115,20 @@ def main():
     ap.add_argument("dtype", choices=sorted(CTYPE))
     ap.add_argument("ids", nargs="*", help="padtune instantiation ids of this dtype (padtune list)")
     ap.add_argument("--extra", metavar="FILE.cu", help="experimental kernels to time beside them (see above)")
+    ap.add_argument("--inductor", action="store_true",
+                    help="also time torch.compile's kernel for the backward (inductor, dynamic=False), writing into the "
+                         "same dx; TORCH_LOGS=output_code prints its source")
     ap.add_argument("--samples", type=int, default=200, help="L2-cold samples per median (default 200)")
     ap.add_argument("--rounds", type=int, default=3, help="times over the whole list, interleaved (default 3)")
+    ap.add_argument("--library", action="store_true",
+                    help="also time the dispatcher of the padtune package that imports here (its own binary, through "
+                         "the C ABI): the kernel its table picks, as the library was built")
     args = ap.parse_intermixed_args()  # ids after the options too
     B, C, L, pl, pr = shape_arg.parse(ap, args.shape)
     if args.samples < 1 or args.rounds < 1:
         ap.error("--samples and --rounds must be at least 1")
-    if not args.ids and not args.extra:
-        ap.error("name at least one padtune id, or --extra")
+    if not args.ids and not args.extra and not args.inductor and not args.library:
+        ap.error("name at least one padtune id, or --extra, --inductor or --library")
     for i in args.ids:
         m = ID.match(i)
         if not m or m.group(1) != args.dtype:
@@ -155,6 +161,20 @@ def main():
         for c in triton_peer.constant_pad1d_backward_kernel.configs:  # the autotuner's space, each pinned
             b, w = c.kwargs["BLOCK"], c.num_warps
             runs[f"triton BLOCK {b} warps {w}"] = lambda b=b, w=w: triton_peer.constant_pad1d_backward(dy, L, pl, out, (b, w))
+        if args.inductor:  # the backward as inductor compiles it for this one shape, stored into dx
+            compiled = torch.compile(lambda g, o: o.copy_(torch.constant_pad_nd(g, [-pl, -pr])), dynamic=False,
+                                     fullgraph=True)
+            runs["inductor (torch.compile)"] = lambda: compiled(dy, out)
+        if args.library:  # the installed library's binary, not the templates compiled here
+            import padtune._native as native
+            native.lib.padtune_dispatch.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p] + \
+                [ctypes.c_int64] * 5 + [ctypes.c_int, ctypes.c_void_p]
+            code = ["f32", "f64", "f16", "bf16"].index(args.dtype)  # padtune_dtype's values
+
+            def library():
+                if (e := native.lib.padtune_dispatch(0, dy.data_ptr(), out.data_ptr(), B, C, L, pl, pr, code, stream)) != 0:
+                    sys.exit(f"same_timer: padtune_dispatch failed ({e}): {native.lib.padtune_last_error().decode()}")
+            runs["padtune library (dispatch)"] = library
         launchers = [(f"launch_{n}", i, i.split("__", 2)[-1]) for n, i in enumerate(args.ids)]
         launchers += [(f"same_timer_{x}", x, f"extra: {x}") for x in extra_names]
         for symbol, i, label in launchers:
