@@ -9,17 +9,18 @@ the exhaustive run's median of that winner on the entry's shape, and the best me
 candidate there, and prints the ratio. Exits 1 if any winner is more than --within slower than the
 exhaustive best.
 
-With --against (the exhaustive run's own table): per bucket of both tables, the geometric mean over
-the bucket's shapes in the cache of TABLE's winner over the exhaustive table's winner, each timed
-by the exhaustive run; then the geometric mean over buckets and the worst bucket. That is how a
-faster search is judged side by side with the exhaustive one (issue 23: 1.01 and 1.03).
+With --against (the exhaustive run's own table): per shape that both tables hold an entry for,
+TABLE's winner over the exhaustive table's winner there, each timed by the exhaustive run; then the
+geometric mean over those entries and the worst. That is how a faster search is judged side by
+side with the exhaustive one (issue 23: 1.01 and 1.03). A table has an entry per measured shape;
+older tables had one per bucket, at one of its shapes, and compare at that shape.
 """
 import argparse
 import json
 import math
 import sys
 
-from measurement_cache import MEMCPY_FLOOR, SIZE, read_ok
+from measurement_cache import MEMCPY_FLOOR, read_ok
 
 
 def key(dtype, shape):
@@ -31,7 +32,7 @@ def main():
     ap.add_argument("cache")
     ap.add_argument("table")
     ap.add_argument("--within", type=float, default=0.03)
-    ap.add_argument("--against", help="the exhaustive run's table: compare winners bucket by bucket")
+    ap.add_argument("--against", help="the exhaustive run's table: compare winners entry by entry")
     a = ap.parse_args()
 
     medians = {k: {i: t for i, t in by_id.items() if i != MEMCPY_FLOOR} for k, by_id in read_ok(a.cache).items()}
@@ -60,38 +61,29 @@ def main():
     sys.exit(0 if within == len(ratios) else 1)
 
 
-def bucket_of(dtype, shape):
-    """The name padtune gives the shape's bucket (runtime/src/buckets.cpp)."""
-    B, C, L, pad_left, _ = shape
-    log2 = lambda v: 0 if v <= 1 else v.bit_length() - 1
-    offset, align = abs(pad_left) * SIZE[dtype], 16
-    while align > 1 and offset % align:
-        align //= 2
-    return f"l{log2(L)}_r{log2(B * C)}_a{align}"
+def problem(e):
+    """An entry's place: its dtype and problem (rows, L, pads), however B and C split the rows."""
+    B, C, L, pad_left, pad_right = e["shape"]
+    return (e["dtype"], B * C, L, pad_left, pad_right)
 
 
 def against(medians, table, exhaustive):
-    """Prints the side-by-side figures; returns the exit code (1: no bucket in common)."""
-    theirs = {(e["dtype"], e["bucket"]): e["winner"]["id"] for e in exhaustive["entries"] if not e.get("exact")}
-    shapes = {}
-    for (dtype, shape) in medians:
-        shapes.setdefault((dtype, bucket_of(dtype, shape)), []).append(shape)
+    """Prints the side-by-side figures; returns the exit code (1: no shape in common)."""
+    theirs = {problem(e): e["winner"]["id"] for e in exhaustive["entries"] if not e.get("exact")}
     rows = []
     for e in table["entries"]:
-        k = (e["dtype"], e["bucket"])
-        if e.get("exact") or k not in theirs:
+        k = problem(e)
+        times = medians.get(key(e["dtype"], e["shape"]), {})
+        if e.get("exact") or k not in theirs or e["winner"]["id"] not in times or theirs[k] not in times:
             continue
-        logs = [math.log(medians[(k[0], s)][e["winner"]["id"]] / medians[(k[0], s)][theirs[k]])
-                for s in shapes.get(k, []) if e["winner"]["id"] in medians[(k[0], s)] and theirs[k] in medians[(k[0], s)]]
-        if logs:
-            rows.append((math.exp(sum(logs) / len(logs)), k[0], k[1], e["winner"]["id"], theirs[k]))
+        rows.append((times[e["winner"]["id"]] / times[theirs[k]], e["dtype"], e["bucket"], e["winner"]["id"], theirs[k]))
     if not rows:
-        print("no bucket of the table is in the exhaustive table with measurements of both winners")
+        print("no shape of the table is in the exhaustive table with measurements of both winners")
         return 1
     rows.sort(reverse=True)
     geomean = math.exp(sum(math.log(r[0]) for r in rows) / len(rows))
     same = sum(1 for r in rows if r[3] == r[4])
-    print(f"{len(rows)} buckets side by side: the same winner in {same}; this table's winner over the exhaustive "
+    print(f"{len(rows)} entries side by side: the same winner in {same}; this table's winner over the exhaustive "
           f"table's, timed by the exhaustive run: geomean {geomean:.4f}, worst {rows[0][0]:.4f} "
           f"({rows[0][1]} {rows[0][2]}), best {rows[-1][0]:.4f}")
     for r, dtype, bucket, mine, exh in rows[:5]:

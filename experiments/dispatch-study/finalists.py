@@ -2,11 +2,11 @@
 """How good is the best of the vote's first K candidates? The bound behind first-use timing.
 
 The vote as shipped (runtime/src/vote.hpp), table from the sweep's cache, on the held-out shapes of
-seeds 1-7 (every candidate timed on each, held-out-caches/): for K = 1..8, the best cached time among
-the vote's K best-voted candidates over the shape's best. K = 1 is the vote alone; K = 8 is what
-first-use timing (runtime/src/autotune.hpp) could reach with a perfect timer.
+the seeds named (every candidate timed on each, held-out-caches/; default 1-7): for K = 1..16, the
+best cached time among the vote's K best-voted candidates over the shape's best. K = 1 is the vote
+alone; K = 12 is what first-use timing (runtime/src/autotune.hpp) could reach with a perfect timer.
 
-    python3 experiments/dispatch-study/finalists.py
+    python3 experiments/dispatch-study/finalists.py [SEED ...]
 """
 import math
 import os
@@ -38,8 +38,8 @@ def vote_order(D, fq, k=8, topm=8, pen=1.2, eps=0.25):
 
 def main():
     data = S.load(os.path.join(S.ROOT, "results/nvidia-h200.cache.jsonl"), os.path.join(S.ROOT, "results/nvidia-h200.json"))
-    shapes = H.held_out()
-    for K in (1, 2, 3, 4, 6, 8):
+    shapes = H.held_out([int(a) for a in sys.argv[1:]] or range(1, 8))
+    for K in (1, 2, 4, 8, 12, 16):
         v = []
         for (dt, shape, _), t in shapes.items():
             D = data[dt]

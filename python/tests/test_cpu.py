@@ -524,7 +524,7 @@ def test_autotune_on_the_host_backend():
         assert torch.equal(dx, dy[..., 2:-9])
         text = padtune.explain(dy, 2, 9)
         assert "served_by: timed" in text, text
-        assert "the fastest of the vote's 8 finalists" in text or "the vote's first of its 8 finalists" in text, text
+        assert "the fastest of the vote's" in text or "the vote's first of its" in text, text
         padtune.set_autotune(False)
         assert "served_by: timed" not in padtune.explain(dy, 2, 9)
     finally:

@@ -464,7 +464,7 @@ print(why)
     assert "after capture: timed" not in out, out
     assert "after the first eager call: timed" in out, out
     assert "same reason after a second call: True" in out, out
-    assert "the fastest of the vote's 8 finalists" in out or "the vote's first of its 8 finalists" in out, out
+    assert "the fastest of the vote's" in out or "the vote's first of its" in out, out
 
 
 def test_explain_uses_the_embedded_h200_table():

@@ -105,7 +105,7 @@ PADTUNE_C_EXPORT const char* padtune_explain(int64_t B, int64_t C, int64_t L, in
 PADTUNE_C_EXPORT padtune_status padtune_set_results_path(const char* path, int any_device);
 
 /** First-use timing on (non-zero) or off; off unless PADTUNE_AUTOTUNE=1. On, the first dispatch of a
- * shape that no exact entry holds times the vote's 8 best-voted kernels on that call's buffers and
+ * shape that no exact entry holds times the vote's 12 best-voted kernels on that call's buffers and
  * stream (a few milliseconds on small problems, the stream synchronized, a scratch buffer of twice
  * the L2 meanwhile) and keeps the vote's first unless another is 2% faster, for the process; padtune_explain then says served_by: timed. A stream being
  * captured into a CUDA graph is never timed. Thread-safe. */

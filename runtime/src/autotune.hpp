@@ -1,9 +1,10 @@
 #pragma once
 // First-use timing (opt-in: padtune::set_autotune, PADTUNE_AUTOTUNE=1): for a shape no exact entry
 // holds, the vote's best-voted few are timed on the call's own buffers and stream, and the fastest
-// serves that shape for the rest of the process. On the 264 held-out shapes of the H200, the best
-// of the vote's first 8 is within 1.03 of the shape's best measured kernel, where the vote's first
-// alone is within 1.28 (experiments/dispatch-study/finalists.py).
+// serves that shape for the rest of the process. On the 552 held-out shapes of the H200 (seeds
+// 1-13), the best of the vote's first 12 is within 1.032 of the shape's best measured kernel, where
+// the vote's first alone is within 1.36, and its first 8 within 1.050
+// (experiments/dispatch-study/finalists.py).
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -14,7 +15,7 @@
 namespace padtune::detail {
 
 /// How many of the vote's candidates the first use of a shape times.
-inline constexpr std::size_t autotune_finalists = 8;
+inline constexpr std::size_t autotune_finalists = 12;
 /// How much faster than the vote's first another finalist must time to be taken instead: the vote
 /// rests on the table's many samples, a first-use timing on a few (on the H200's held-out shapes of
 /// seeds 8-10, taking the fastest outright let noise pick a kernel up to 9.6% slower on problems of

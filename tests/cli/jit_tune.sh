@@ -15,7 +15,7 @@ export PADTUNE_JIT_CACHE="$dir/jit_cache"
 rc=$?
 if [ "$rc" -eq 4 ]; then echo "GPU test skipped: no usable GPU"; exit 0; fi
 [ "$rc" -eq 0 ] || { cat "$dir/err"; fail "exit $rc, expected 0"; }
-grep -q "JIT kernels (ids jit__...) won [0-9]* of [1-9][0-9]* buckets" "$dir/err" || { cat "$dir/err"; fail "no JIT summary"; }
+grep -q "JIT kernels (ids jit__...) won [0-9]* of [1-9][0-9]* entries" "$dir/err" || { cat "$dir/err"; fail "no JIT summary"; }
 cache="$dir/$(ls "$dir" | grep '\.cache\.jsonl$')"
 table="${cache%.cache.jsonl}.json"
 "$padtune" show "$table" > "$dir/show" || fail "the table does not read back"
@@ -31,7 +31,7 @@ ok = [r for r in jit if r["status"] == "ok"]
 assert ok, "no JIT row measured ok: " + "; ".join(f"{r['id']}: {r['status']} {r.get('error', '')}" for r in jit[:3])
 entries = json.load(open(sys.argv[2]))["entries"]
 assert entries, "the table has no entries"
-print(f"{len(ok)} of {len(jit)} JIT rows ok; JIT won {sum(e['winner']['id'].startswith('jit__') for e in entries)} of {len(entries)} buckets")
+print(f"{len(ok)} of {len(jit)} JIT rows ok; JIT won {sum(e['winner']['id'].startswith('jit__') for e in entries)} of {len(entries)} entries")
 PY
 python3 "$(dirname "$0")/../../scripts/compare-jit.py" "$cache" > "$dir/compare" || fail "scripts/compare-jit.py failed"
 grep -q "JIT fastest on [0-9]* of 2 shapes" "$dir/compare" || { cat "$dir/compare"; fail "compare-jit.py: no summary of 2 shapes"; }

@@ -39,7 +39,8 @@ table_entry entry(const std::string& bucket_name, candidate_numbers winner, std:
   table_entry e;
   e.type = dtype::f32;
   EXPECT_TRUE(parse_bucket(bucket_name, e.where)) << bucket_name;
-  e.shape = {1, 1, 4096, 4, 0};
+  // A shape in that bucket: 2^r rows of 2^l, pad_left of `align` bytes (f32).
+  e.shape = {1, 1ll << e.where.log2_rows, 1ll << e.where.log2_L, e.where.align / 4, 0};
   e.winner = std::move(winner);
   e.runner_up = std::move(runner_up);
   e.margin = margin;
@@ -272,7 +273,7 @@ TEST(Merge, CachesWithSeveralCandidatesMergeAlikeInAnyOrderAndAsTheirUnion) {
   const std::vector<table_entry> direct = select_entries(all, cached_timings(all));
   ASSERT_EQ(ab.entries.size(), direct.size());
   ASSERT_EQ(ba.entries.size(), direct.size());
-  EXPECT_EQ(direct.size(), 6u);  // per dtype three buckets, one of them (L 3000 and 3500) in both caches
+  EXPECT_EQ(direct.size(), 8u);  // per dtype four shapes, two of them (L 3000 and 3500) in one bucket
   for (std::size_t k = 0; k < direct.size(); ++k) {
     EXPECT_EQ(ab.entries[k].winner.id, direct[k].winner.id);
     EXPECT_EQ(ba.entries[k].winner.id, direct[k].winner.id);
@@ -289,10 +290,10 @@ TEST(Merge, ATableAndACacheMix) {
   const tune_report b = run_tune(host_options(dir / "b", part_b, one), nullptr);
   const merge_result m = merge({read_merge_input(a.table_path), read_merge_input(b.cache_path)}, false, "");
   ASSERT_EQ(m.devices.size(), 1u);
-  std::set<std::pair<dtype, std::string>> buckets;
+  std::set<std::tuple<dtype, long long, long long, long long, long long>> shapes;  // one entry per measured shape
   for (const auto* t : {&a.table, &b.table})
-    for (const table_entry& e : t->entries) buckets.emplace(e.type, e.where.name());
-  EXPECT_EQ(m.devices[0].table.entries.size(), buckets.size());
+    for (const table_entry& e : t->entries) shapes.emplace(e.type, e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right);
+  EXPECT_EQ(m.devices[0].table.entries.size(), shapes.size());
   EXPECT_EQ(m.devices[0].table.settings["search"], "exhaustive + selected from the merged caches");
 }
 

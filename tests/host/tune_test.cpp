@@ -237,17 +237,17 @@ TEST(Tune, BudgetedSearchFillsEntriesOfSeveralShapesAndAnExhaustiveRunRedoesPrun
   tune_options o = quick_options(dir);
   o.dtypes = {dtype::f32};
   o.filter = "";  // every f32 candidate, so that halving prunes
-  o.sizes = {{2, 8, 4096, 3, 5}, {2, 8, 5000, 3, 5}};  // one bucket, two shapes
+  o.sizes = {{2, 8, 4096, 3, 5}, {2, 8, 5000, 3, 5}};  // one bucket, two shapes: an entry each
   o.budget_seconds = 1;
   const tune_report budgeted = run_tune(o, nullptr);
   EXPECT_GT(budgeted.pruned, 0u);
-  ASSERT_EQ(read_table(budgeted.table_path).entries.size(), 1u);
+  ASSERT_EQ(read_table(budgeted.table_path).entries.size(), 2u);
   o.budget_seconds.reset();
   o.exhaustive = true;
   const tune_report exhaustive = run_tune(o, nullptr);
   EXPECT_EQ(exhaustive.measured, budgeted.pruned);  // the pruned are measured in full now
   EXPECT_EQ(exhaustive.pruned, 0u);
-  EXPECT_EQ(read_table(exhaustive.table_path).entries.size(), 1u);
+  EXPECT_EQ(read_table(exhaustive.table_path).entries.size(), 2u);
   EXPECT_EQ(read_table(exhaustive.table_path).settings.value("search", ""), "exhaustive");
 }
 
@@ -340,6 +340,21 @@ TEST(Tune, DefaultCandidatesAreThePublishedContenders) {
   }
 }
 
+TEST(Tune, ASweepReplacesTheBucketsItCoversAndKeepsTheOthers) {
+  const auto dir = fresh_tune_dir("cover");
+  tune_options o = quick_options(dir);
+  o.dtypes = {dtype::f32};
+  o.sizes = {{2, 8, 4096, 3, 5}};  // bucket l12_r4_a4
+  run_tune(o, nullptr);
+  o.sizes = {{2, 8, 5000, 3, 5}};  // the same bucket, another shape: measured anew, the old entry goes
+  EXPECT_EQ(read_table(run_tune(o, nullptr).table_path).entries.size(), 1u);
+  o.sizes = {{2, 8, 300, 3, 5}};  // another bucket: the entry of 5000 stays
+  const results_table t = read_table(run_tune(o, nullptr).table_path);
+  ASSERT_EQ(t.entries.size(), 2u);
+  EXPECT_EQ(t.entries[0].shape, (shape5{2, 8, 300, 3, 5}));
+  EXPECT_EQ(t.entries[1].shape, (shape5{2, 8, 5000, 3, 5}));
+}
+
 TEST(Tune, ARunOverOneDtypeKeepsTheOthersInTheTable) {
   const auto dir = fresh_tune_dir("keep");
   tune_options o = quick_options(dir);
@@ -359,14 +374,45 @@ measurement ok(const std::string& id, const shape5& s, double median) {
   return m;
 }
 
-TEST(Selection, RanksByGeometricMeanOverTheShapesOfABucket) {
-  const shape5 a{1, 1, 4096, 4, 0}, b{1, 1, 5000, 4, 0};  // one bucket: l12_r0_a16
-  const auto ranked = rank_buckets({ok("x", a, 10), ok("x", b, 40), ok("y", a, 20), ok("y", b, 10), ok("z", a, 10)});
-  ASSERT_EQ(ranked.size(), 1u);
-  ASSERT_EQ(ranked[0].ranked.size(), 2u);  // z ran on one shape only: not ranked
-  EXPECT_EQ(ranked[0].ranked[0].first, "y");  // sqrt(2 * 1) < sqrt(1 * 4)
-  EXPECT_NEAR(ranked[0].ranked[0].second, std::sqrt(2.0), 1e-12);
+TEST(Selection, EveryMeasuredShapeRanksOnItsOwnThoughTwoShareABucket) {
+  const shape5 a{1, 1, 4096, 4, 0}, b{1, 1, 5000, 4, 0}, b_split{2, 1, 2500, 4, 0};  // one bucket: l12_r0_a16
+  ASSERT_EQ(bucket_of(1, 4096, 4, dtype::f32), bucket_of(1, 5000, 4, dtype::f32));
+  const auto ranked = rank_shapes({ok("x", a, 10), ok("x", b, 40), ok("y", a, 20), ok("y", b, 10), ok("z", a, 10)});
+  ASSERT_EQ(ranked.size(), 2u);
+  EXPECT_EQ(ranked[0].shape, a);  // by bucket, then rows, L and pads
+  EXPECT_EQ(ranked[1].shape, b);
   EXPECT_EQ(ranked[0].where.name(), "l12_r0_a16");
+  EXPECT_EQ(ranked[1].where, ranked[0].where);
+  // a: x and z tie at 10 (by id), y 2x; b: y first, x 4x, z not measured there.
+  ASSERT_EQ(ranked[0].ranked.size(), 3u);
+  EXPECT_EQ(ranked[0].ranked[0], (std::pair<std::string, double>{"x", 1.0}));
+  EXPECT_EQ(ranked[0].ranked[1], (std::pair<std::string, double>{"z", 1.0}));
+  EXPECT_EQ(ranked[0].ranked[2], (std::pair<std::string, double>{"y", 2.0}));
+  ASSERT_EQ(ranked[1].ranked.size(), 2u);
+  EXPECT_EQ(ranked[1].ranked[0], (std::pair<std::string, double>{"y", 1.0}));
+  EXPECT_EQ(ranked[1].ranked[1], (std::pair<std::string, double>{"x", 4.0}));
+  // One problem whose rows split into B and C otherwise (2 x 1, 1 x 2) is one shape.
+  const auto split = rank_shapes({ok("x", b_split, 10), ok("y", shape5{1, 2, 2500, 4, 0}, 5)});
+  ASSERT_EQ(split.size(), 1u);
+  EXPECT_EQ(split[0].ranked[0].first, "y");
+}
+
+TEST(Selection, TwoShapesOfABucketMakeTwoEntriesEachAtItsShape) {
+  const shape5 a{1, 1, 4096, 4, 0}, b{1, 1, 5000, 4, 0};
+  std::vector<std::string> ids;
+  for (const instantiation& i : registry())
+    if (i.type == dtype::f32 && ids.size() < 2) ids.push_back(i.id);
+  ASSERT_EQ(ids.size(), 2u);
+  // ids[0] wins a, ids[1] wins b: one entry for the bucket would have lost one of them.
+  const std::vector<measurement> ms{ok(ids[0], a, 10), ok(ids[1], a, 12), ok(ids[0], b, 15), ok(ids[1], b, 11)};
+  const std::vector<table_entry> entries = select_entries(ms, cached_timings(ms));
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].shape, a);
+  EXPECT_EQ(entries[0].winner.id, ids[0]);
+  EXPECT_EQ(entries[1].shape, b);
+  EXPECT_EQ(entries[1].winner.id, ids[1]);
+  EXPECT_EQ(entries[0].where, entries[1].where);
+  EXPECT_FALSE(same_place(entries[0], entries[1]));
 }
 
 TEST(Selection, EntriesRankTheirFastestForTheVote) {

@@ -18,7 +18,7 @@ void print_table(const results_table& t) {
     fmt::print("{:<5} {:<13} {:<34} {:<58} {:>10.2f} {:>8.1f} {:>7.3f} {:>7.1f}%\n", name_of(e.type), e.where.name(),
                fmt::format("({},{},{},{},{})", e.shape.B, e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right),
                e.winner.id, e.winner.median_us, e.winner.gbps, e.winner.ratio_to_memcpy, 100 * e.margin);
-  fmt::print("{} buckets; 'x copy' is the winner's time over a device-to-device memcpy of the same payload\n", t.entries.size());
+  fmt::print("{} entries; 'x copy' is the winner's time over a device-to-device memcpy of the same payload\n", t.entries.size());
   std::size_t jit_wins = 0;
   for (const table_entry& e : t.entries) jit_wins += is_jit_id(e.winner.id);
   if (jit_wins)  // only tables of padtune tune --jit: the others print as before

@@ -239,7 +239,7 @@ int run_tune_command(const search_options& s, const std::string& command) {
   if (o.jit) {
     std::size_t jit_wins = 0;
     for (const table_entry& e : r.table.entries) jit_wins += is_jit_id(e.winner.id);
-    fmt::print(stderr, "padtune tune: --jit: JIT kernels (ids jit__...) won {} of {} buckets\n", jit_wins, r.table.entries.size());
+    fmt::print(stderr, "padtune tune: --jit: JIT kernels (ids jit__...) won {} of {} entries\n", jit_wins, r.table.entries.size());
   }
   if (!o.worker_command.empty())
     fmt::print(stderr, "padtune tune: isolated in a worker process: {} faults, {} timeouts (with those from the cache), {} worker starts\n",

@@ -1,7 +1,8 @@
 #pragma once
 /// Size buckets: what decides speed, named. A bucket is (log2 L, log2 rows, alignment class of
-/// pad_left*sizeof(T) against 16 bytes); its name reads "l13_r10_a4". A table holds one entry per
-/// bucket; the dispatcher weighs the entries nearest to a shape (runtime/src/vote.hpp).
+/// pad_left*sizeof(T) against 16 bytes); its name reads "l13_r10_a4". A table's entries, one per
+/// measured shape, carry their bucket; the dispatcher weighs the entries nearest to a shape
+/// (runtime/src/vote.hpp).
 #include <cstdint>
 #include <string>
 

@@ -131,18 +131,18 @@ inline bool same_problem(const shape5& s, long long rows, long long L, long long
   return s.B * s.C == rows && s.L == L && s.pad_left == pad_left && s.pad_right == pad_right;
 }
 
-/// Whether two entries hold one place in a table: the same (dtype, bucket), or exact entries of the
-/// same problem. A table has one entry per place.
+/// Whether two entries hold one place in a table: the same kind (a sweep's or exact), dtype and
+/// problem. A table has one entry per place; a bucket may hold several, each a voter of its own.
 inline bool same_place(const table_entry& a, const table_entry& b) {
-  if (a.type != b.type || a.exact != b.exact) return false;
-  return a.exact ? same_problem(a.shape, b.shape.B * b.shape.C, b.shape.L, b.shape.pad_left, b.shape.pad_right)
-                 : a.where == b.where;
+  return a.type == b.type && a.exact == b.exact &&
+         same_problem(a.shape, b.shape.B * b.shape.C, b.shape.L, b.shape.pad_left, b.shape.pad_right);
 }
 
 /// The order a table's entries are written in: by dtype, buckets' entries before exact ones, then by
-/// bucket.
+/// bucket and problem.
 inline auto entry_order(const table_entry& e) {
-  return std::make_tuple(int(e.type), e.exact, e.where.log2_L, e.where.log2_rows, e.where.align);
+  return std::make_tuple(int(e.type), e.exact, e.where.log2_L, e.where.log2_rows, e.where.align, e.shape.B * e.shape.C,
+                         e.shape.L, e.shape.pad_left, e.shape.pad_right);
 }
 
 /// The tables this library embedded from results/*.json at build time, parsed once (they cannot

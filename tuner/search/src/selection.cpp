@@ -37,7 +37,7 @@ candidate_numbers numbers(const measurement_index& index, const std::string& id,
 /// The entry's ranked list, which the dispatcher's vote weighs: the winner, then the ranking's next
 /// candidates, each with its score over the winner's (at least 1: the re-timing may have picked a
 /// winner the ranking put second).
-void rank_for_the_vote(table_entry& e, const bucket_ranking& r) {
+void rank_for_the_vote(table_entry& e, const shape_ranking& r) {
   double winner_score = 1;
   for (const auto& [id, score] : r.ranked)
     if (id == e.winner.id) winner_score = score;
@@ -57,17 +57,12 @@ std::vector<table_entry> select_entries(const std::vector<measurement>& measurem
     if (m.status == "ok" && m.id != memcpy_floor_id) ok.push_back(m);
   }
   std::vector<table_entry> out;
-  for (const bucket_ranking& r : rank_buckets(ok, kind)) {
+  for (const shape_ranking& r : rank_shapes(ok)) {
     std::vector<const instantiation*> finalists;
     for (std::size_t k = 0; k < r.ranked.size() && finalists.size() < 3; ++k)
       if (const instantiation* i = find_candidate(r.ranked[k].first)) finalists.push_back(i);
     if (finalists.empty()) continue;
-    shape5 rep = r.shapes.front();  // the first shape the leader has a time on
-    for (const shape5& sh : r.shapes)
-      if (const measurement* m = find(index, r.ranked[0].first, r.type, sh); m && m->status == "ok") {
-        rep = sh;
-        break;
-      }
+    const shape5& rep = r.shape;
     std::size_t pick = 0;
     std::vector<summary> times;
     if (finalists.size() > 1 && retime) {
@@ -119,46 +114,32 @@ nlohmann::json table_settings(const nlohmann::json& measured_with, const std::st
   return s;
 }
 
-std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok, entry_kind kind) {
-
+std::vector<shape_ranking> rank_shapes(const std::vector<measurement>& ok) {
   struct group {
     dtype type;
-    bucket where;
-    std::vector<shape5> shapes;
-    std::map<std::string, std::map<std::size_t, double>> times;  // id -> shape index -> median
+    shape5 shape;  // the first measured split of its rows into B and C
+    std::map<std::string, double> times;  // id -> median
   };
   std::vector<group> groups;
   for (const measurement& m : ok) {
-    const bucket b = bucket_of(m.shape.B * m.shape.C, m.shape.L, m.shape.pad_left, m.type);
+    const shape5& s = m.shape;
     auto g = std::find_if(groups.begin(), groups.end(), [&](const group& x) {
-      return x.type == m.type && x.where == b && (kind == entry_kind::bucket || x.shapes.front() == m.shape);
+      return x.type == m.type && same_problem(x.shape, s.B * s.C, s.L, s.pad_left, s.pad_right);
     });
-    if (g == groups.end()) g = groups.insert(groups.end(), group{m.type, b, {}, {}});
-    auto s = std::find(g->shapes.begin(), g->shapes.end(), m.shape);
-    if (s == g->shapes.end()) s = g->shapes.insert(g->shapes.end(), m.shape);
-    g->times[m.id][std::size_t(s - g->shapes.begin())] = m.t.cold.median;
+    if (g == groups.end()) g = groups.insert(groups.end(), group{m.type, s, {}});
+    g->times[m.id] = m.t.cold.median;
   }
-  std::vector<bucket_ranking> out;
+  std::vector<shape_ranking> out;
   for (const group& g : groups) {
-    std::vector<double> best(g.shapes.size(), INFINITY);
-    for (const auto& [id, per_shape] : g.times)
-      for (const auto& [k, t] : per_shape) best[k] = std::min(best[k], t);
-    bucket_ranking r{g.type, g.where, g.shapes, {}};
-    // Rank the candidates that ran on the most shapes of the bucket: all of them, unless a budgeted
-    // search pruned candidates shape by shape.
-    std::size_t coverage = 0;
-    for (const auto& [id, per_shape] : g.times) coverage = std::max(coverage, per_shape.size());
-    for (const auto& [id, per_shape] : g.times) {
-      if (per_shape.size() != coverage) continue;
-      double log_sum = 0;
-      for (const auto& [k, t] : per_shape) log_sum += std::log(best[k] > 0 ? t / best[k] : 1.0);
-      r.ranked.emplace_back(id, std::exp(log_sum / double(per_shape.size())));
-    }
+    double best = INFINITY;
+    for (const auto& [id, t] : g.times) best = std::min(best, t);
+    shape_ranking r{g.type, bucket_of(g.shape.B * g.shape.C, g.shape.L, g.shape.pad_left, g.type), g.shape, {}};
+    for (const auto& [id, t] : g.times) r.ranked.emplace_back(id, best > 0 ? t / best : 1.0);
     std::sort(r.ranked.begin(), r.ranked.end(), [](const auto& a, const auto& b) { return a.second < b.second || (a.second == b.second && a.first < b.first); });
     if (!r.ranked.empty()) out.push_back(std::move(r));
   }
-  std::sort(out.begin(), out.end(), [](const bucket_ranking& a, const bucket_ranking& b) {
-    const shape5 &x = a.shapes.front(), &y = b.shapes.front();
+  std::sort(out.begin(), out.end(), [](const shape_ranking& a, const shape_ranking& b) {
+    const shape5 &x = a.shape, &y = b.shape;
     return std::make_tuple(int(a.type), a.where.log2_L, a.where.log2_rows, a.where.align, x.B * x.C, x.L, x.pad_left, x.pad_right) <
            std::make_tuple(int(b.type), b.where.log2_L, b.where.log2_rows, b.where.align, y.B * y.C, y.L, y.pad_left, y.pad_right);
   });
@@ -169,8 +150,8 @@ std::size_t pick_finalist(const std::vector<summary>& times) {
   std::size_t fastest = 0;
   for (std::size_t k = 1; k < times.size(); ++k)
     if (times[k].median < times[fastest].median) fastest = k;
-  // The best-ranked finalist within noise of the fastest: the re-timing, on one shape, overrides the
-  // ranking over the bucket's shapes only where it can tell. Noise: 1%, or more where the two medians
+  // The best-ranked finalist within noise of the fastest: the re-timing overrides the ranking (the
+  // sweep's measurements) only where it can tell. Noise: 1%, or more where the two medians
   // are that uncertain (1.96 standard errors of their difference); not the samples' spread, which let
   // a 1.8-3% slower finalist win beside a noisy fastest one (P5 f32 1.070 against 1.039, v11).
   const summary& f = times[fastest];

@@ -344,9 +344,9 @@ results_table tune_run::select(model_run& model, bool retime_here) {
 
 /// A run over part of the space (some dtypes, a filter, other sizes) must not drop what the table
 /// already knows, if the table on disk is of the same device model: a sweep keeps the entries of
-/// (dtype, bucket) pairs it did not cover and every exact entry; a --sizes run (exact entries) keeps
-/// every bucket's entry and the exact entries of other shapes. An unreadable table is replaced,
-/// with a warning.
+/// (dtype, bucket) pairs it did not cover (one it covered is measured anew, whatever its shapes) and
+/// every exact entry; a --sizes run (exact entries) keeps every sweep entry and the exact entries of
+/// other shapes. An unreadable table is replaced, with a warning.
 void tune_run::keep_other_entries(const model_run& model, results_table& t) const {
   if (model.table.stream || !model.table.exists) return;  // a device or FIFO is not read back
   results_table old;
@@ -358,7 +358,9 @@ void tune_run::keep_other_entries(const model_run& model, results_table& t) cons
   }
   if (!old.device.same_model(t.device)) return;
   for (const table_entry& e : old.entries) {
-    const bool covered = std::any_of(t.entries.begin(), t.entries.end(), [&](const table_entry& n) { return same_place(n, e); });
+    const bool covered = std::any_of(t.entries.begin(), t.entries.end(), [&](const table_entry& n) {
+      return e.exact ? same_place(n, e) : !n.exact && n.type == e.type && n.where == e.where;
+    });
     if (!covered) t.entries.push_back(e);
   }
   std::stable_sort(t.entries.begin(), t.entries.end(),

@@ -1,5 +1,5 @@
 #pragma once
-// Selection: from measurements to a table's entries, per (dtype, bucket). Pure except for the
+// Selection: from measurements to a table's entries, one per measured (dtype, shape). Pure except for the
 // re-timing of finalists, which the caller supplies: `padtune tune` times them side by side on its
 // GPU, `padtune merge` (no GPU of the measuring model at hand) takes their cached timings.
 #include <functional>
@@ -11,31 +11,33 @@
 
 namespace padtune::tuner {
 
-/// What a table entry stands for: a bucket (the sweep's shapes in it together), or one exact shape
-/// (padtune tune --sizes: the user's own workload).
+/// What a table entry stands for: a sweep's shape, which the vote weighs for the shapes near it (a
+/// bucket's entry), or one exact shape (padtune tune --sizes: the user's own workload).
 enum class entry_kind { bucket, exact };
 
-/// Per (dtype, bucket), or per (dtype, shape) for exact entries: the fastest candidate over the
-/// group's shapes (geometric mean of time over the best time of each shape). Pure: no measurement.
-struct bucket_ranking {
+/// One ranking per measured problem (dtype, rows, L, pads), labelled with its bucket: the candidates
+/// by time over the best. Every measured shape is an entry of its own, so a vote's voter: a bucket
+/// with two shapes (a sweep's and a suite's) made one entry at the first shape's place before, and
+/// the vote served the other (P8 f32) a kernel 7% slower than its own measured best. Pure.
+struct shape_ranking {
   dtype type;
   bucket where;
-  std::vector<shape5> shapes;
-  std::vector<std::pair<std::string, double>> ranked;  ///< (id, score >= 1), best first
+  shape5 shape;
+  std::vector<std::pair<std::string, double>> ranked;  ///< (id, time over the best >= 1), best first
 };
-std::vector<bucket_ranking> rank_buckets(const std::vector<measurement>& ok_measurements, entry_kind kind = entry_kind::bucket);
+std::vector<shape_ranking> rank_shapes(const std::vector<measurement>& ok_measurements);
 
 /// Picks among finalists re-timed side by side, `times` in the ranking's order: the best-ranked one
 /// within noise of the fastest (1%, or 1.96 standard errors of the two medians' difference, whichever
 /// is more). Returns the index into times. Pre: !times.empty().
 std::size_t pick_finalist(const std::vector<summary>& times);
 
-/// Times the finalists of a bucket on its representative shape, one summary each; an empty result
+/// Times the finalists of an entry on its shape, one summary each; an empty result
 /// keeps the ranking's order (and the margin of the ranking's scores).
 using finalist_timer =
-    std::function<std::vector<summary>(dtype, const shape5& representative, const std::vector<const instantiation*>& finalists)>;
+    std::function<std::vector<summary>(dtype, const shape5& shape, const std::vector<const instantiation*>& finalists)>;
 
-/// The table's entries: per (dtype, bucket) (or exact shape) of the "ok" measurements, the top three
+/// The table's entries: per measured (dtype, shape) of the "ok" measurements, the top three
 /// of the ranking are re-timed by `retime` and pick_finalist chooses; numbers come from the
 /// measurements (the memcpy floor's included). `measurements` may hold every status; duplicates of
 /// a key: the last wins. Pruned candidates do not rank: a 10-sample screen's median can be lucky, and

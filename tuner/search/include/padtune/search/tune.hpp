@@ -1,6 +1,6 @@
 #pragma once
 // The search: candidates from the registry x problem sizes, each verified then timed (or taken from
-// the cache), the best per (dtype, bucket) selected and written as the results table.
+// the cache), the best per measured (dtype, shape) selected and written as the results table.
 #include <atomic>
 #include <filesystem>
 #include <functional>
@@ -27,8 +27,8 @@ struct tune_options {
   bool jit = false;
   std::string filter;                 ///< ECMAScript regex over ids; empty: every id
   std::vector<shape5> sizes;          ///< empty: the default sweep (cuda) or the small sweep (host)
-  /// The table's entries: one per shape of `sizes`, served to that shape alone (padtune tune
-  /// --sizes), or one per bucket.
+  /// The table's entries, one per shape: exact (padtune tune --sizes: served to that shape alone),
+  /// or the sweep's (voters for the shapes near them).
   bool exact_entries = false;
   sweep_shard shard;                  ///< this machine's share of those shapes (--shard I/N)
   std::optional<double> budget_seconds;  ///< set: successive halving aiming at this many seconds

@@ -43,9 +43,9 @@ const measurement& better_measurement(const measurement& a, const measurement& b
 /// that the result does not depend on the order of the inputs.
 std::vector<measurement> union_of_caches(const std::vector<const cache_file*>& caches);
 
-/// Per (dtype, bucket), the entry whose winner has the lowest ratio_to_memcpy (entries without a
-/// ratio count after those with one, by median; ties go to the earlier table). Its runner-up is the
-/// fastest other candidate seen in any table for that bucket, by the same key; the margin stays the
+/// Per place (same_place: dtype and shape), the entry whose winner has the lowest ratio_to_memcpy
+/// (entries without a ratio count after those with one, by median; ties go to the earlier table).
+/// Its runner-up is the fastest other candidate seen in any table for that place, by the same key; the margin stays the
 /// entry's own where the runner-up is the entry's own, else it is the ratio of the two ratios. The
 /// entry's ranked list is its own, with a runner-up from another table placed in it at the margin.
 std::vector<table_entry> merge_entries(const std::vector<std::vector<table_entry>>& tables);
