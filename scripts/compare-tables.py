@@ -54,7 +54,7 @@ def main():
         sys.exit("no entry of the table was measured by the exhaustive run")
     ratios.sort(reverse=True)
     within = sum(1 for r in ratios if r[0] <= 1 + a.within)
-    print(f"{len(ratios)} buckets: {within} within {a.within:.0%} of the exhaustive best; "
+    print(f"{len(ratios)} entries: {within} within {a.within:.0%} of the exhaustive best; "
           f"mean {sum(r[0] for r in ratios) / len(ratios):.4f}x, worst {ratios[0][0]:.4f}x")
     for r, dtype, bucket, wid in ratios[:5]:
         print(f"  {r:.4f}x  {dtype} {bucket} {wid}")

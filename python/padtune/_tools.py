@@ -71,7 +71,7 @@ def set_results_path(path=None, any_device: bool = False) -> None:
 
 def set_autotune(on: bool = True) -> None:
     """First-use timing, as torch.backends.cudnn.benchmark: on, the first backward of each new shape
-    (one no tuned table holds exactly) times the 8 kernels the table's neighbours vote for on that
+    (one no tuned table holds exactly) times the 12 kernels the table's neighbours vote for on that
     call's own tensors and stream (a few milliseconds on small problems, one synchronization), and
     keeps the vote's first unless another is 2% faster, for the rest of the process. `padtune.explain` then says `served_by: timed`. A call inside
     CUDA graph capture is never timed; warm up first, as graph capture asks anyway. Also

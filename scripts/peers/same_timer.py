@@ -155,7 +155,8 @@ def main():
     stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
     with tempfile.TemporaryDirectory() as work:
         major, minor = torch.cuda.get_device_capability()
-        lib = build(args.ids, args.extra, work, f"sm_{major}{minor}")
+        # nvcc only for padtune's templates or an --extra file
+        lib = build(args.ids, args.extra, work, f"sm_{major}{minor}") if args.ids or args.extra else None
         runs = {"floor (D2D copy)": lambda: out.copy_(ref), "triton (autotuned)":
                 lambda: triton_peer.constant_pad1d_backward(dy, L, pl, out)}
         for c in triton_peer.constant_pad1d_backward_kernel.configs:  # the autotuner's space, each pinned
@@ -166,7 +167,11 @@ def main():
                                      fullgraph=True)
             runs["inductor (torch.compile)"] = lambda: compiled(dy, out)
         if args.library:  # the installed library's binary, not the templates compiled here
-            import padtune._native as native
+            try:
+                import padtune._native as native
+            except ImportError as e:
+                sys.exit(f"same_timer: --library needs the padtune package importable (pip install, or "
+                         f"PYTHONPATH=python PADTUNE_NATIVE_DIR=BUILD/python): {e}")
             native.lib.padtune_dispatch.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p] + \
                 [ctypes.c_int64] * 5 + [ctypes.c_int, ctypes.c_void_p]
             code = ["f32", "f64", "f16", "bf16"].index(args.dtype)  # padtune_dtype's values

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks for tests/cli/mpi_tune.sh: what an MPI run's cache and table must share with a single
 process's, over the host backend, whose timings (and so its winners) are noise. Deterministic:
-the set of measured keys, each key measured once, and the table's (dtype, bucket) entries; each
+the set of measured keys, each key measured once, and the table's entries (dtype and problem); each
 winner was measured "ok" in the run's own cache.
 
 Usage: mpi_runs.py SINGLE_DIR TEAM_DIR [TEAM_SLUG]: the team's files of device TEAM_SLUG (default
@@ -23,10 +23,11 @@ def cache_keys(path):
     return keys, status
 
 
-def buckets(path):
+def places(path):
+    """The table and its entries' places: dtype and problem (rows, L, pads), one entry each."""
     with open(path) as f:
         t = json.load(f)
-    return t, {(e["dtype"], e["bucket"]) for e in t["entries"]}
+    return t, [(e["dtype"], e["shape"][0] * e["shape"][1], *e["shape"][2:]) for e in t["entries"]]
 
 
 def main():
@@ -40,10 +41,11 @@ def main():
     if set(team_keys) != set(single_keys):
         problems.append(f"measured keys differ: {len(set(single_keys) - set(team_keys))} missing, "
                         f"{len(set(team_keys) - set(single_keys))} extra")
-    single_table, single_buckets = buckets(f"{single}/host-emulation.json")
-    team_table, team_buckets = buckets(f"{team}/{name}.json")
-    if team_buckets != single_buckets:
-        problems.append(f"table buckets differ: {sorted(single_buckets ^ team_buckets)}")
+    single_table, single_places = places(f"{single}/host-emulation.json")
+    team_table, team_places = places(f"{team}/{name}.json")
+    if sorted(team_places) != sorted(single_places):
+        problems.append(f"table entries differ: {sorted(set(single_places) ^ set(team_places))}, "
+                        f"{len(single_places)} against {len(team_places)}")
     if not team_table["complete"]:
         problems.append("the table is marked partial")
     for e in team_table["entries"]:
@@ -53,7 +55,7 @@ def main():
     if problems:
         print(f"FAIL {team}/{name} against {single}: " + "; ".join(problems))
         return 1
-    print(f"{team}/{name}: {len(team_keys)} keys, each once, as {single}; {len(team_buckets)} buckets")
+    print(f"{team}/{name}: {len(team_keys)} keys, each once, as {single}; {len(team_places)} entries")
     return 0
 
 

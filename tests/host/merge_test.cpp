@@ -225,7 +225,7 @@ tune_options host_options(const fs::path& dir, std::vector<shape5> sizes, const 
   return o;
 }
 
-// Sorted as union_of_caches orders shapes, so that the first shape of each bucket is the same.
+// Sorted as union_of_caches orders shapes, so that the entries come out in the same order.
 const std::vector<shape5> part_a{{2, 3, 3000, 1, 1}, {2, 8, 4096, 3, 5}}, part_b{{2, 3, 3500, 1, 1}, {2, 4, 8, 2, 3}};
 
 TEST(Merge, CachesOfTwoShardsSelectWhatATuneOverTheirUnionSelects) {

@@ -415,6 +415,27 @@ TEST(Selection, TwoShapesOfABucketMakeTwoEntriesEachAtItsShape) {
   EXPECT_FALSE(same_place(entries[0], entries[1]));
 }
 
+TEST(Selection, AnEntryOfOneProblemMeasuredUnderTwoSplitsStandsWhereItsWinnerWasMeasured) {
+  // Two caches (merged, or --sizes files) may hold one problem as 1 x 2 and 2 x 1 rows: one entry,
+  // at the split its winner was timed on, with that measurement's numbers and floor.
+  std::vector<std::string> ids;
+  for (const instantiation& i : registry())
+    if (i.type == dtype::f32 && ids.size() < 2) ids.push_back(i.id);
+  ASSERT_EQ(ids.size(), 2u);
+  const shape5 first{2, 1, 2500, 4, 0}, second{1, 2, 2500, 4, 0};
+  measurement floor = ok(std::string(memcpy_floor_id), second, 4);
+  measurement pruned = ok(ids[1], first, 1);  // a lucky screen on the other split: pruned, so not ranked
+  pruned.status = "pruned";
+  const std::vector<measurement> ms{ok(ids[0], first, 10), ok(ids[1], second, 5), floor, pruned};
+  const std::vector<table_entry> entries = select_entries(ms, cached_timings(ms));
+  ASSERT_EQ(entries.size(), 1u);
+  const table_entry& e = entries[0];
+  EXPECT_EQ(e.shape, second);
+  EXPECT_EQ(e.winner.id, ids[1]);
+  EXPECT_EQ(e.winner.median_us, 5);
+  EXPECT_EQ(e.winner.ratio_to_memcpy, 5.0 / 4);
+}
+
 TEST(Selection, EntriesRankTheirFastestForTheVote) {
   // Ten f32 candidates on one shape, 10 to 19 us: the entry ranks the winner and the next seven.
   const shape5 s{1, 1, 4096, 4, 0};

@@ -172,7 +172,7 @@ void add_merge_command(CLI::App& app, int* result) {
       "Inputs merge when measured on one hardware model (name, compute capability, SMs, L2, memory clock and bus\n"
       "width) with the same settings; other drivers or runtimes are merged with a warning. Caches are unioned\n"
       "(a key measured twice: the verification failure, else the lower spread) and a table is selected from\n"
-      "them as tune selects; per bucket, the entry whose winner is fastest relative to memcpy is kept.\n"
+      "them as tune selects; per (dtype, shape), the entry whose winner is fastest relative to memcpy is kept.\n"
       "Merge holds the lock of every cache it reads or writes, so it waits for a tune that holds one.");
   cmd->callback([o, result] { *result = run_merge(*o); });
 }

@@ -68,7 +68,7 @@ void set_results_path(const std::string& path, bool any_device = false);
 /// mode). On: the first dispatch of a shape that no exact entry holds times the vote's 12 best-voted
 /// kernels on that call's own buffers and stream (a first round that sizes the others, then 10 to
 /// 30 rounds, twice the L2 written before each run on CUDA: 130 to 370 runs, a few milliseconds on
-/// small problems, about 35 ms on a 1 GB one; on the host backend as many runs of the emulation),
+/// small problems, an estimated 35 ms on a 1 GB one; on the host backend as many runs of the emulation),
 /// synchronizing the stream, with a scratch buffer of twice the L2 taken from CUDA's stream-ordered
 /// pool and given back before the call returns. It keeps the vote's first unless another finalist
 /// is at least 2% faster, for that shape on that device, for the rest of the process. dx is written

@@ -26,11 +26,11 @@ candidate_numbers numbers(const measurement_index& index, const std::string& id,
   c.id = id;
   const measurement* m = find(index, id, type, s);
   const measurement* floor = find(index, memcpy_floor_id, type, s);
-  if (!m) return c;
+  if (!m || m->status != "ok") return c;
   c.median_us = m->t.cold.median;
   c.iqr_us = m->t.cold.iqr();
   if (c.median_us > 0) c.gbps = double(payload_bytes(type, s)) / (c.median_us * 1e3);
-  if (floor && floor->t.cold.median > 0) c.ratio_to_memcpy = c.median_us / floor->t.cold.median;
+  if (floor && floor->status == "ok" && floor->t.cold.median > 0) c.ratio_to_memcpy = c.median_us / floor->t.cold.median;
   return c;
 }
 
@@ -118,7 +118,7 @@ std::vector<shape_ranking> rank_shapes(const std::vector<measurement>& ok) {
   struct group {
     dtype type;
     shape5 shape;  // the first measured split of its rows into B and C
-    std::map<std::string, double> times;  // id -> median
+    std::map<std::string, std::pair<double, shape5>> times;  // id -> (median, the split it was measured on)
   };
   std::vector<group> groups;
   for (const measurement& m : ok) {
@@ -127,16 +127,18 @@ std::vector<shape_ranking> rank_shapes(const std::vector<measurement>& ok) {
       return x.type == m.type && same_problem(x.shape, s.B * s.C, s.L, s.pad_left, s.pad_right);
     });
     if (g == groups.end()) g = groups.insert(groups.end(), group{m.type, s, {}});
-    g->times[m.id] = m.t.cold.median;
+    g->times[m.id] = {m.t.cold.median, s};
   }
   std::vector<shape_ranking> out;
   for (const group& g : groups) {
     double best = INFINITY;
-    for (const auto& [id, t] : g.times) best = std::min(best, t);
+    for (const auto& [id, t] : g.times) best = std::min(best, t.first);
     shape_ranking r{g.type, bucket_of(g.shape.B * g.shape.C, g.shape.L, g.shape.pad_left, g.type), g.shape, {}};
-    for (const auto& [id, t] : g.times) r.ranked.emplace_back(id, best > 0 ? t / best : 1.0);
+    for (const auto& [id, t] : g.times) r.ranked.emplace_back(id, best > 0 ? t.first / best : 1.0);
     std::sort(r.ranked.begin(), r.ranked.end(), [](const auto& a, const auto& b) { return a.second < b.second || (a.second == b.second && a.first < b.first); });
-    if (!r.ranked.empty()) out.push_back(std::move(r));
+    if (r.ranked.empty()) continue;
+    r.shape = g.times.at(r.ranked.front().first).second;  // where the leader was measured: its numbers are there
+    out.push_back(std::move(r));
   }
   std::sort(out.begin(), out.end(), [](const shape_ranking& a, const shape_ranking& b) {
     const shape5 &x = a.shape, &y = b.shape;

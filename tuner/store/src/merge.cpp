@@ -190,16 +190,16 @@ std::vector<measurement> union_of_caches(const std::vector<const cache_file*>& c
 }
 
 std::vector<table_entry> merge_entries(const std::vector<std::vector<table_entry>>& tables) {
-  // The entries of one (dtype, bucket), or of one exact shape, in input order.
-  std::vector<std::vector<const table_entry*>> buckets;
+  // The entries of one place (same_place: kind, dtype and shape), in input order.
+  std::vector<std::vector<const table_entry*>> places;
   for (const auto& entries : tables)
     for (const table_entry& e : entries) {
-      auto b = std::find_if(buckets.begin(), buckets.end(), [&](const auto& seen) { return same_place(*seen.front(), e); });
-      if (b == buckets.end()) buckets.push_back({&e});
+      auto b = std::find_if(places.begin(), places.end(), [&](const auto& seen) { return same_place(*seen.front(), e); });
+      if (b == places.end()) places.push_back({&e});
       else b->push_back(&e);
     }
   std::vector<table_entry> out;
-  for (const auto& seen : buckets) {
+  for (const auto& seen : places) {
     const table_entry* best = seen.front();
     for (const table_entry* e : seen)
       if (merit(e->winner) < merit(best->winner)) best = e;

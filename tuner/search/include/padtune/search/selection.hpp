@@ -22,7 +22,7 @@ enum class entry_kind { bucket, exact };
 struct shape_ranking {
   dtype type;
   bucket where;
-  shape5 shape;
+  shape5 shape;  ///< the split of rows into B and C that the leader was measured on
   std::vector<std::pair<std::string, double>> ranked;  ///< (id, time over the best >= 1), best first
 };
 std::vector<shape_ranking> rank_shapes(const std::vector<measurement>& ok_measurements);
