@@ -174,7 +174,7 @@ def main():
                          f"PYTHONPATH=python PADTUNE_NATIVE_DIR=BUILD/python): {e}")
             native.lib.padtune_dispatch.argtypes = [ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p] + \
                 [ctypes.c_int64] * 5 + [ctypes.c_int, ctypes.c_void_p]
-            code = ["f32", "f64", "f16", "bf16"].index(args.dtype)  # padtune_dtype's values
+            code = native.DTYPES[dy.dtype]
 
             def library():
                 if (e := native.lib.padtune_dispatch(0, dy.data_ptr(), out.data_ptr(), B, C, L, pl, pr, code, stream)) != 0:

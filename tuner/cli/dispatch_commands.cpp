@@ -231,6 +231,17 @@ class device_buffer {
   void* get() const { return p_; }
 };
 
+/// dy's bytes at p.dy copied into a fresh device buffer, a device buffer for dx beside it, and p
+/// pointed at both (where every step succeeded).
+cudaError_t to_device(problem& p, const parsed_shape& s, device_buffer& dy_dev, device_buffer& dx_dev) {
+  const std::int64_t dy_bytes = s.sizes.dy_bytes();
+  cudaError_t e = dy_dev.allocate(dy_bytes);
+  if (e == cudaSuccess) e = dx_dev.allocate(s.sizes.dx_bytes());
+  if (e == cudaSuccess && dy_bytes > 0) e = cudaMemcpy(dy_dev.get(), p.dy, std::size_t(dy_bytes), cudaMemcpyHostToDevice);
+  if (e == cudaSuccess) p.dy = dy_dev.get(), p.dx = dx_dev.get();
+  return e;
+}
+
 
 /// Random elements, none of them all-zero bits, so that a dx element left unwritten or written
 /// with the padding value shows up. The seed is fixed: two runs see the same data.
@@ -304,16 +315,10 @@ std::optional<int> dispatch_once_timed(const parsed_shape& s, backend b) {
   problem p{dy_host.data(), dx_host.data(), s.B, s.C, s.L, s.pad_left, s.pad_right, s.type};
   device_buffer dy_dev, dx_dev;
   try {
-    if (b == backend::cuda) {
-      cudaError_t e = dy_dev.allocate(dy_bytes);
-      if (e == cudaSuccess) e = dx_dev.allocate(dx_bytes);
-      if (e == cudaSuccess && dy_bytes > 0) e = cudaMemcpy(dy_dev.get(), dy_host.data(), std::size_t(dy_bytes), cudaMemcpyHostToDevice);
-      if (e != cudaSuccess)
+    if (b == backend::cuda)
+      if (const cudaError_t e = to_device(p, s, dy_dev, dx_dev); e != cudaSuccess)
         throw error(status::launch_failed, fmt::format("preparing device buffers of {} + {} bytes failed: {}", dy_bytes, dx_bytes,
                                                        cuda_error_text(e)));
-      p.dy = dy_dev.get();
-      p.dx = dx_dev.get();
-    }
     set_autotune(true);
     dispatch(p, b, nullptr);
     if (b == backend::cuda)
@@ -386,17 +391,11 @@ int run_run(const run_options& o) {
 
   problem p{dy_host.data(), dx_host.data(), s.B, s.C, s.L, s.pad_left, s.pad_right, s.type};
   device_buffer dy_dev, dx_dev;
-  if (b == backend::cuda) {
-    cudaError_t e = dy_dev.allocate(dy_bytes);
-    if (e == cudaSuccess) e = dx_dev.allocate(dx_bytes);
-    if (e == cudaSuccess && dy_bytes > 0) e = cudaMemcpy(dy_dev.get(), dy_host.data(), std::size_t(dy_bytes), cudaMemcpyHostToDevice);
-    if (e != cudaSuccess) {
+  if (b == backend::cuda)
+    if (const cudaError_t e = to_device(p, s, dy_dev, dx_dev); e != cudaSuccess) {
       fmt::print(stderr, "padtune run: preparing device buffers of {} + {} bytes failed: {}\n", dy_bytes, dx_bytes, cuda_error_text(e));
       return exit_failed;
     }
-    p.dy = dy_dev.get();
-    p.dx = dx_dev.get();
-  }
   // The timings' L2, full of the dirty lines of their flush, which a profiler's own cache control (an
   // invalidate) does not reproduce: the timer's own flush, and the runs on its stream behind it.
   tuner::cuda_timer* timer = nullptr;
