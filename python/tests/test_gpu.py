@@ -252,6 +252,27 @@ def test_cuda_graph_capture_op():
             assert_same(ndx, reference_backward(new.narrow(-1, 1, new.shape[-1] - 40), pl, pr))
 
 
+def test_cuda_graph_capture_first_call():
+    """A fresh process whose first padtune call is inside capture, on a narrowed dy whose last row runs
+    apart: the dispatcher, the kernel's module, the pooled side stream and its events are all first
+    used while capturing (the test above warms them up first)."""
+    out = run_isolated("""
+import torch.nn.functional as F
+base = torch.randn(8, 16, 100, device="cuda")
+dy, pl, pr = base.narrow(-1, 1, 60), -2, 7
+graph = torch.cuda.CUDAGraph()
+with torch.cuda.graph(graph):
+    dx = padtune.ops.constant_pad1d_backward(dy, pl, pr)
+for _ in range(3):
+    base.copy_(torch.randn_like(base))
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(dx.view(torch.int32), F.pad(dy, (-pl, -pr)).view(torch.int32))
+print("apart", torch.ops.padtune.describe.default(dy, pl, pr)[7])
+""")
+    assert out.split() == ["apart", "1"], out
+
+
 def test_cuda_graph_capture_autograd():
     """Forward and backward of padtune.constant_pad1d captured whole, as in PyTorch's whole-network
     capture, then replayed on new data."""

@@ -1,4 +1,4 @@
-// Helpers every kernel uses: the multiply-shift division and the register realignment.
+// Helpers every kernel uses: the multiply-shift division, the register realignment and unaligned loads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -78,6 +78,24 @@ TEST(Realign, EveryByteShiftOfEveryWidth) {
   expect_realign_matches_bytes<4>();
   expect_realign_matches_bytes<8>();
   expect_realign_matches_bytes<16>();
+}
+
+/// load_unaligned at every byte shift: one aligned load at shift 0, else two realigned: the W bytes
+/// at the address.
+template <int W>
+void expect_unaligned_load_matches_bytes() {
+  alignas(16) unsigned char bytes[3 * 16];
+  for (int i = 0; i < 3 * W; ++i) bytes[i] = static_cast<unsigned char>(0x5B * (i + 3));
+  for (unsigned shift = 0; shift < unsigned(W); ++shift) {
+    const vec<W> r = load_unaligned<W>(bytes + W + shift);
+    EXPECT_EQ(std::memcmp(&r, bytes + W + shift, W), 0) << "W " << W << " shift " << shift;
+  }
+}
+
+TEST(LoadUnaligned, EveryByteShiftOfEveryWidth) {
+  expect_unaligned_load_matches_bytes<4>();
+  expect_unaligned_load_matches_bytes<8>();
+  expect_unaligned_load_matches_bytes<16>();
 }
 
 }  // namespace
