@@ -8,8 +8,12 @@ A sweep entry is not an exact entry: the 8 nearest entries vote even at its own 
 that agree can outvote the shape's own measurement."""
 import json
 import math
+import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from measurement_cache import read_ok  # noqa: E402
 
 
 def main():
@@ -17,13 +21,7 @@ def main():
         sys.exit(__doc__)
     table, cache, padtune = sys.argv[1:]
     entries = json.load(open(table))["entries"]
-    median = {}
-    with open(cache) as f:
-        next(f)  # the header
-        for line in f:
-            x = json.loads(line)
-            if x.get("status") == "ok":
-                median[(x["dtype"], tuple(x["shape"]), x["id"])] = x["cold"]["median_us"]
+    median = read_ok(cache)
     overruled, ratios = [], []
     for e in entries:
         shape = tuple(e["shape"])
@@ -31,7 +29,8 @@ def main():
                               ",".join(map(str, shape)), "--json", "--results", table, "--any-device"],
                              capture_output=True, text=True, check=True)
         pick, winner = json.loads(out.stdout)["instantiation"], e["winner"]["id"]
-        served, best = median.get((e["dtype"], shape, pick)), median.get((e["dtype"], shape, winner))
+        times = median.get((e["dtype"], shape), {})
+        served, best = times.get(pick), times.get(winner)
         if served is None or best is None:
             sys.exit(f"{e['dtype']} {shape}: the cache has no ok measurement of {pick if served is None else winner}")
         ratios.append(served / best)
