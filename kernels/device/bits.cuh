@@ -124,6 +124,27 @@ PADTUNE_HD vec<W> realign(const vec<W>& a, const vec<W>& b, unsigned shift) {
   return r;
 }
 
+/// W bytes from a V-aligned address as W / V aligned V-byte loads: no byte loaded twice.
+template <int W, int V>
+PADTUNE_HD vec<W> load_pieces(const byte* p) {
+  static_assert(V >= 4 && V < W && W % V == 0, "pieces of 4 or 8 bytes, narrower than W");
+  vec<W> v;
+#pragma unroll
+  for (int j = 0; j < W / V; ++j) {
+    const vec<V> piece = load_vec<V>(p + j * V);
+#pragma unroll
+    for (int q = 0; q < vec<V>::words; ++q) v.w[j * vec<V>::words + q] = piece.w[q];
+  }
+  return v;
+}
+
+/// W source bytes from an address that is PIECE-aligned (8 or 4; 0: only element-aligned), in
+/// aligned pieces where PIECE allows, else as load_unaligned. PIECE must be the same for a whole
+/// problem: a per-chunk choice diverged within warps where the shift changes from row to row (P6
+/// 16-bit 1.29 -> 1.35, docs/performance-notes.md v15).
+template <int W>
+PADTUNE_HD vec<W> load_source(const byte* src, int piece);
+
 /// W source bytes from any element-aligned address: one or two aligned loads, realigned in registers.
 /// Pre: the loads stay inside the input (pad_args.cuh: aligned_loads_in_bounds<W>(a, src, src)).
 template <int W>
@@ -131,5 +152,14 @@ PADTUNE_HD vec<W> load_unaligned(const byte* src) {
   const unsigned shift = unsigned(std::uintptr_t(src) & (W - 1));
   const vec<W> lo = load_vec<W>(src - shift);
   return shift ? realign(lo, load_vec<W>(src - shift + W), shift) : lo;
+}
+
+template <int W>
+PADTUNE_HD vec<W> load_source(const byte* src, int piece) {
+  if constexpr (W == 16)
+    if (piece == 8) return load_pieces<16, 8>(src);
+  if constexpr (W >= 8)
+    if (piece == 4) return load_pieces<W, 4>(src);
+  return load_unaligned<W>(src);
 }
 }  // namespace padtune::detail

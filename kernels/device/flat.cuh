@@ -18,7 +18,21 @@ struct flat_params {
   std::int64_t chunks = 0; ///< aligned chunks after them
   std::int64_t tail = 0;   ///< elements after the last chunk
   std::uint64_t num_blocks = 0;
+  /// 8 or 4: every chunk's source lies a multiple of it from W-alignment (flatvec then reads it in
+  /// aligned pieces, bits.cuh: load_source); 0: the shift varies, or is 0 everywhere.
+  int piece = 0;
 };
+
+/// The widest piece (8 or 4 bytes, under W) that every chunk's source address is aligned to: the
+/// source's distance from its W-aligned chunk of dx is base at row 0 and grows by drift a row.
+PADTUNE_HD int source_piece(const pad_args& a, int elem, int w) {
+  const std::uintptr_t base = std::uintptr_t(a.dy) - std::uintptr_t(a.dx) + std::uintptr_t(a.pad_left) * elem;
+  const std::uintptr_t drift = std::uintptr_t(a.OL - a.L) * elem, m = base | drift;
+  if (m % w == 0) return 0;
+  if (w == 16 && m % 8 == 0) return 8;
+  if (w >= 8 && m % 4 == 0) return 4;
+  return 0;
+}
 
 /// block_chunks chunks per block; block 0 also copies the head and the tail.
 PADTUNE_HD flat_params plan_flat(const pad_args& a, int elem, int w, int block_chunks) {
@@ -27,6 +41,7 @@ PADTUNE_HD flat_params plan_flat(const pad_args& a, int elem, int w, int block_c
   const std::int64_t n = a.rows * a.L;
   if (n == 0) return p;
   p.row_len = fast_divmod(std::uint64_t(a.L));
+  p.piece = source_piece(a, elem, w);
   const std::uintptr_t begin = std::uintptr_t(a.dx), end = begin + std::uintptr_t(n) * elem;
   const std::uintptr_t a_begin = (begin + w - 1) & ~std::uintptr_t(w - 1), a_end = end & ~std::uintptr_t(w - 1);
   if (a_begin < a_end) {
@@ -114,7 +129,7 @@ struct flat_kernel {
     if constexpr (WIDE_LOADS) {
       if (std::int64_t(i) >= a.valid_begin && std::int64_t(i) + chunk_elems <= a.valid_end) {
         const byte* s = a.dy + src * elem;  // formed only once i is known to have a source
-        if (aligned_loads_in_bounds<W>(a, std::uintptr_t(s), std::uintptr_t(s))) return load_unaligned<W>(s);
+        if (aligned_loads_in_bounds<W>(a, std::uintptr_t(s), std::uintptr_t(s))) return load_source<W>(s, p.piece);
       }
     }
     vec<W> v = zero_vec<W>();

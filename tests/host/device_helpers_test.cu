@@ -8,6 +8,7 @@
 
 #include "bits.cuh"
 #include "divmod.cuh"
+#include "flat.cuh"
 #include "pad_args.cuh"
 #include "plans.cuh"
 
@@ -90,6 +91,40 @@ void expect_unaligned_load_matches_bytes() {
     const vec<W> r = load_unaligned<W>(bytes + W + shift);
     EXPECT_EQ(std::memcmp(&r, bytes + W + shift, W), 0) << "W " << W << " shift " << shift;
   }
+}
+
+/// load_source at every shift its piece allows (every shift for 0): the W bytes at the address.
+template <int W>
+void expect_source_load_matches_bytes(int piece) {
+  alignas(16) unsigned char bytes[3 * 16];
+  for (int i = 0; i < 3 * W; ++i) bytes[i] = static_cast<unsigned char>(0x3D * (i + 7));
+  for (unsigned shift = 0; shift < unsigned(W); shift += piece ? unsigned(piece) : 1u) {
+    const vec<W> r = load_source<W>(bytes + W + shift, piece);
+    EXPECT_EQ(std::memcmp(&r, bytes + W + shift, W), 0) << "W " << W << " piece " << piece << " shift " << shift;
+  }
+}
+
+TEST(LoadSource, EveryShiftOfEveryPiece) {
+  for (int piece : {0, 4, 8}) expect_source_load_matches_bytes<16>(piece);
+  for (int piece : {0, 4}) expect_source_load_matches_bytes<8>(piece);
+  expect_source_load_matches_bytes<4>(0);
+}
+
+/// source_piece: the piece every chunk's source address allows, from the pointers, pad_left and
+/// the pads' sum (how far a row moves the source from its chunk).
+TEST(SourcePiece, FromThePadsAndPointers) {
+  alignas(16) static unsigned char dy[4096], dx[4096];
+  const auto piece = [&](int dy_off, std::int64_t L, std::int64_t pl, std::int64_t pr, int elem, int w) {
+    return source_piece(make_pad_args(dy + dy_off, dx, 4, L, pl, pr, elem), elem, w);
+  };
+  EXPECT_EQ(piece(0, 64, 4, 4, 2, 16), 8);  // P2 16-bit: 8 bytes off, rows of 16-byte multiples
+  EXPECT_EQ(piece(0, 64, 2, 2, 2, 16), 4);
+  EXPECT_EQ(piece(0, 64, 8, 8, 2, 16), 0);  // aligned everywhere: one load a chunk
+  EXPECT_EQ(piece(0, 8, 2, 3, 2, 16), 0);   // P6 16-bit: the shift changes from row to row
+  EXPECT_EQ(piece(0, 64, 3, 5, 4, 16), 4);  // P1 f32: 12 bytes off
+  EXPECT_EQ(piece(2, 64, 4, 4, 2, 16), 0);  // dy off by one element
+  EXPECT_EQ(piece(0, 64, 2, 2, 2, 8), 4);
+  EXPECT_EQ(piece(0, 64, -2, 6, 2, 16), 4);  // a negative pad_left
 }
 
 TEST(LoadUnaligned, EveryByteShiftOfEveryWidth) {
