@@ -20,6 +20,9 @@ std::vector<shape> edge_suite(pad_range pads) {
       {1, 70000, 3, 1, 1},   // more rows than a grid dimension of 65535
       {1, 2, 8191, 1, 0},    {3, 1, 262147, 5, 11},
       {2, 512, 4, 30, 33},   // pads 16x the rows: a tile's sources outgrow staged's stage
+      // Sources a fixed 8 or 4 bytes off 16-byte alignment in every row (flatvec's aligned pieces,
+      // flat.cuh: source_piece): f16 pieces of 8, of 4; f32 and f64 pieces of 4, of 8; a negative pad.
+      {2, 8, 64, 4, 4},      {2, 8, 64, 2, 2},      {2, 8, 64, 1, 3},      {4, 16, 520, -4, 12},
   };
   for (std::int64_t p = 0; p <= 16; ++p) s.push_back({1, 3, 1023, p, 5});
   if (pads == pad_range::int64) {
