@@ -24,6 +24,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -375,12 +376,34 @@ const device_table& table_for(backend b, bool need_device) {
 
 // ---- per call ----------------------------------------------------------------------------------
 
-/// The vote of a dtype's entries for a shape (vote.hpp), its first `finalists` candidates ranked.
-detail::vote_result vote_for(const std::vector<dispatch_entry>& entries, std::int64_t rows, std::int64_t L,
-                             std::int64_t pad_left, dtype type, std::size_t finalists = 1) {
-  return detail::vote(
+/// The vote for a shape, and whether the entry measured at that very shape overruled it.
+struct shape_vote : detail::vote_result {
+  const instantiation* overruled = nullptr;  ///< the vote's own pick, where the shape's entry overruled it
+  float lead = 0;                            ///< log(that pick's time / the entry's winner's) at the shape; inf: unranked there
+};
+
+/// The vote of a dtype's entries for a shape (vote.hpp), its first `finalists` candidates ranked; an
+/// entry measured at this very shape puts its winner first where the vote's pick ran more than
+/// own_shape_margin slower there.
+shape_vote vote_for(const std::vector<dispatch_entry>& entries, std::int64_t rows, std::int64_t L, std::int64_t pad_left,
+                    std::int64_t pad_right, dtype type, std::size_t finalists = 1) {
+  shape_vote v{detail::vote(
       entries, detail::point_of(rows, L, pad_left, type), [](const dispatch_entry& e) -> const detail::voter& { return e.votes; },
-      finalists);
+      finalists)};
+  if (!v.inst || v.distance > 0) return v;  // an entry at the shape lies at distance 0
+  for (const dispatch_entry& e : entries) {
+    if (!same_problem(e.shape, rows, L, pad_left, pad_right)) continue;
+    if (e.inst == v.inst) return v;
+    float lead = std::numeric_limits<float>::infinity();
+    for (const auto& [inst, log_ratio] : e.votes.ranked)
+      if (inst == v.inst) lead = log_ratio;
+    if (lead > detail::own_shape_margin) {
+      v.overruled = v.inst, v.lead = lead;
+      detail::put_first(v, e.inst, finalists);
+    }
+    return v;
+  }
+  return v;
 }
 
 // ---- first-use timing (set_autotune) -----------------------------------------------------------
@@ -534,8 +557,8 @@ const instantiation& choose(const device_table& t, const problem& p, std::int64_
     }
     if (present) timing = false;  // another thread is timing it: the vote's choice meanwhile, not remembered
   }
-  const detail::vote_result v = vote_for(t.table->by_dtype[std::size_t(p.type)], rows, p.L, p.pad_left, p.type,
-                                         timing ? detail::autotune_finalists : 1);
+  const shape_vote v = vote_for(t.table->by_dtype[std::size_t(p.type)], rows, p.L, p.pad_left, p.pad_right, p.type,
+                                timing ? detail::autotune_finalists : 1);
   key.inst = v.inst ? v.inst : &default_instantiation(p.type, p.L);
   if (timing && v.candidates > 1) {
     if (b != backend::host && detail::capturing(stream)) return *key.inst;  // the vote's; timed outside capture
@@ -608,7 +631,7 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
   } else if (timed && timed->inst && timed->failed.empty()) {
     c.inst = timed->inst;
     c.served_by = "timed";
-    const detail::vote_result v = vote_for(t.by_dtype[std::size_t(type)], sizes.rows, L, pad_left, type);
+    const shape_vote v = vote_for(t.by_dtype[std::size_t(type)], sizes.rows, L, pad_left, pad_right, type);
     c.matched_bucket = t.by_dtype[std::size_t(type)][v.nearest].where.name();
     double taken = 0, fastest = 0;
     for (const detail::finalist_timing& f : timed->timings.runs) {
@@ -627,7 +650,7 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
                    : fmt::format("the fastest of the vote's {} finalists ({}), timed on this shape's first dispatch{}: {:.2f} us; "
                                  "the vote's first, {}, {:.2f} us",
                                  timed->timings.runs.size(), t.source, how, taken, first.inst->id, first.median_us);
-  } else if (const detail::vote_result v = vote_for(t.by_dtype[std::size_t(type)], sizes.rows, L, pad_left, type); v.inst) {
+  } else if (const shape_vote v = vote_for(t.by_dtype[std::size_t(type)], sizes.rows, L, pad_left, pad_right, type); v.inst) {
     const dispatch_entry& n = t.by_dtype[std::size_t(type)][v.nearest];
     c.inst = v.inst;
     c.served_by = n.where == where ? "bucket" : "fallback";
@@ -635,8 +658,13 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
     const std::string nearest_text = n.where == where ? fmt::format("its bucket {}", c.matched_bucket)
                                                       : fmt::format("fallback: nearest bucket {} (distance {:.2f})",
                                                                     c.matched_bucket, v.distance);
-    const std::string vote_text = v.inst == n.inst ? fmt::format("the {} nearest entries vote for it", v.voters)
-                                                   : fmt::format("the {} nearest entries vote for another kernel", v.voters);
+    const std::string vote_text =
+        v.overruled ? fmt::format("the {} nearest entries vote for {}, {} at this very shape's entry: its winner serves it",
+                                  v.voters, v.overruled->id,
+                                  std::isinf(v.lead) ? std::string("not among its fastest")
+                                                     : fmt::format("{:.1f}% slower", 100 * std::expm1(v.lead)))
+        : v.inst == n.inst ? fmt::format("the {} nearest entries vote for it", v.voters)
+                           : fmt::format("the {} nearest entries vote for another kernel", v.voters);
     c.reason = fmt::format("{} in {}, {}; {}", nearest_text, t.source, winner_text(n), vote_text);
     if (timed && !timed->failed.empty())
       c.reason += fmt::format("; first-use timing failed ({}): the vote's choice serves it", timed->failed);

@@ -47,6 +47,12 @@ inline constexpr std::size_t vote_size = 8;
 /// or slower than the voter's last ranked.
 inline constexpr float unranked_log_ratio = 0.18232156f;  // log(1.2)
 
+/// An entry measured at the very shape keeps its winner where the vote's pick ran more than 1%
+/// slower there: neighbours that agree outvote one entry, and a kernel that only a few entries see
+/// win (flatvec's aligned pieces at P2 16-bit: 2.0% on the H200) lost to them. Within 1% the vote
+/// smooths over noise as before (docs/performance-notes.md, "v15").
+inline constexpr float own_shape_margin = 0.00995033f;  // log(1.01)
+
 struct vote_result {
   const instantiation* inst = nullptr;  ///< nullptr when no voter ranks anything
   std::size_t nearest = 0;              ///< index of the nearest voter
@@ -119,6 +125,18 @@ vote_result vote(const std::vector<Entry>& entries, const vote_point& at, VoterO
   out.candidates = candidates;
   out.inst = out.order[0];
   return out;
+}
+
+/// Puts `inst` first among r's ranked `finalists` (the vote's argument) and makes it r's choice; the
+/// others keep their order after it. If it was not one of them, the last of them makes room.
+/// Pre: r.candidates > 0.
+inline void put_first(vote_result& r, const instantiation* inst, std::size_t finalists) {
+  const auto first = r.order.begin();
+  const auto last = first + std::ptrdiff_t(std::min(std::max<std::size_t>(finalists, 1), r.candidates));
+  auto at = std::find(first, last, inst);
+  if (at == last) *--at = inst;
+  std::rotate(first, at, at + 1);
+  r.inst = inst;
 }
 
 }  // namespace padtune::detail

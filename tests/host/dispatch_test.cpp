@@ -531,6 +531,35 @@ TEST_F(Dispatch, FirstUseTimingTimesTheVotesFinalistsOnceAndKeepsTheFastest) {
   expect_bit_exact(dtype::f32, B, C, L, pad_left, pad_right);
 }
 
+TEST_F(Dispatch, AnEntryAtItsOwnShapeKeepsAWinnerMoreThanOnePercentAhead) {
+  // a wins its own entry (rows 4, L 64, pads 1, 0) by a small lead over b; b wins both neighbours,
+  // where a is 30% slower: the vote alone takes b for leads up to about 2%.
+  const instantiation& a = find_by_fields(dtype::f32, "flat", 256);
+  const instantiation& b = find_by_fields(dtype::f32, "rowtile", 4096);
+  results_table t = host_table({{dtype::f32, "l6_r2_a4", a.id}, {dtype::f32, "l7_r2_a4", b.id}, {dtype::f32, "l5_r2_a4", b.id}});
+  t.entries[1].ranked = t.entries[2].ranked = {{b.id, 1}, {a.id, 1.3}};
+  for (const auto& [lead, keeps] : {std::pair{1.005, false}, {1.011, true}, {1.02, true}}) {
+    SCOPED_TRACE(lead);
+    t.entries[0].ranked = {{a.id, 1}, {b.id, lead}};
+    set_results_path(write(fmt::format("t{}.json", lead), t));
+    const dispatch_choice ch = explain_dispatch(1, 4, 64, 1, 0, dtype::f32, backend::host);
+    EXPECT_EQ(ch.inst, keeps ? &a : &b);
+    const std::string overruled = fmt::format("the 3 nearest entries vote for {}, {:.1f}% slower at this very shape's entry: "
+                                              "its winner serves it", b.id, 100 * (lead - 1));
+    EXPECT_EQ(ch.reason.find(overruled) != std::string::npos, keeps) << ch.reason;
+    // Another pad_right is another shape, which the entry was not measured at: the vote decides.
+    EXPECT_EQ(explain_dispatch(1, 4, 64, 1, 4, dtype::f32, backend::host).inst, &b);
+  }
+  // First-use timing times the entry's winner first, then the vote's order.
+  set_autotune(true);
+  expect_bit_exact(dtype::f32, 1, 4, 64, 1, 0);
+  const dispatch_choice timed = explain_dispatch(1, 4, 64, 1, 0, dtype::f32, backend::host);
+  EXPECT_EQ(timed.served_by, "timed");
+  ASSERT_EQ(timed.timings.size(), 2u);
+  EXPECT_EQ(timed.timings[0].first, &a);
+  EXPECT_EQ(timed.timings[1].first, &b);
+}
+
 TEST_F(Dispatch, FirstUseTimingLeavesExactEntriesAndSingleCandidatesAlone) {
   const instantiation& a = find_by_fields(dtype::f32, "flat", 256);
   results_table t = host_table({{dtype::f32, "l6_r2_a4", a.id}});
