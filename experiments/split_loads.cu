@@ -7,8 +7,9 @@
 // loads: no realignment, no byte loaded twice; other shifts realign as before. Each chunk picks its loads
 // from its own shift: the branch is uniform only where pad_left + pad_right keeps the shift from row to row
 // (P2; not P6, whose rows of 8 move it 10 bytes a row and whose warps then diverge: 1.29 -> 1.41). Elements
-// move as bits, so the f16 kernels serve bf16 too. Outcome: docs/performance-notes.md v15 (the library's
-// form, branch split-loads, takes the piece once per problem).
+// move as bits, so the f16 kernels serve bf16 too. flat_realign is flatvec as it was before (realigned
+// everywhere). Outcome: docs/performance-notes.md v15 (the library's flatvec now takes the piece once
+// per problem: kernels/device/flat.cuh, source_piece).
 //
 //   python3 scripts/peers/same_timer.py 32,256,8192,4,4 f16 --inductor --extra experiments/split_loads.cu \
 //       constant_pad1d_backward__f16__rowtile__bo8192__t512__w16 constant_pad1d_backward__f16__flatvec__bo1024__t128__w16
@@ -44,8 +45,8 @@ __device__ __forceinline__ pd::vec<W> load_split(const pd::byte* s) {
   return pd::load_unaligned<W>(s);
 }
 
-/// flatvec with split loads.
-template <int BLOCK_OL, int MAX_THREADS, int W>
+/// flatvec with split loads (SPLIT false: realigned everywhere, the library's flatvec before v15).
+template <int BLOCK_OL, int MAX_THREADS, int W, bool SPLIT = true>
 struct flat_split : pd::flat_kernel<__half, BLOCK_OL, MAX_THREADS, W, false> {
   using base = pd::flat_kernel<__half, BLOCK_OL, MAX_THREADS, W, false>;
   using typename base::params;
@@ -75,7 +76,10 @@ struct flat_split : pd::flat_kernel<__half, BLOCK_OL, MAX_THREADS, W, false> {
     const std::int64_t src = std::int64_t(row) * a.OL + a.pad_left + std::int64_t(i);
     if (std::int64_t(i) >= a.valid_begin && std::int64_t(i) + chunk_elems <= a.valid_end) {
       const pd::byte* s = a.dy + src * elem;
-      if (pd::aligned_loads_in_bounds<W>(a, std::uintptr_t(s), std::uintptr_t(s))) return load_split<W>(s);
+      if (pd::aligned_loads_in_bounds<W>(a, std::uintptr_t(s), std::uintptr_t(s))) {
+        if constexpr (SPLIT) return load_split<W>(s);
+        return pd::load_unaligned<W>(s);
+      }
     }
     pd::vec<W> v = pd::zero_vec<W>();
     base::template gather<0>(a, typename base::dy_elements{a.dy}, v, std::int64_t(i), src);
@@ -203,6 +207,9 @@ extern "C" int same_timer_flat_split_bo1024_t128(ARGS) { return launch<flat_spli
 extern "C" int same_timer_flat_split_bo2048_t256(ARGS) { return launch<flat_split<2048, 256, 16>>(PASS); }
 extern "C" int same_timer_flat_split_bo4096_t256(ARGS) { return launch<flat_split<4096, 256, 16>>(PASS); }
 extern "C" int same_timer_flat_split_bo8192_t256(ARGS) { return launch<flat_split<8192, 256, 16>>(PASS); }
+extern "C" int same_timer_flat_realign_bo1024_t128(ARGS) { return launch<flat_split<1024, 256, 16, false>>(PASS); }
+extern "C" int same_timer_flat_realign_bo2048_t256(ARGS) { return launch<flat_split<2048, 256, 16, false>>(PASS); }
+extern "C" int same_timer_flat_realign_bo4096_t256(ARGS) { return launch<flat_split<4096, 256, 16, false>>(PASS); }
 extern "C" int same_timer_row_split_bo2048_t256(ARGS) { return launch<row_split<2048, 256, 16>>(PASS); }
 extern "C" int same_timer_row_split_bo4096_t256(ARGS) { return launch<row_split<4096, 256, 16>>(PASS); }
 extern "C" int same_timer_row_split_bo8192_t512(ARGS) { return launch<row_split<8192, 512, 16>>(PASS); }
