@@ -376,6 +376,14 @@ const device_table& table_for(backend b, bool need_device) {
 
 // ---- per call ----------------------------------------------------------------------------------
 
+/// The entry among `entries` measured at exactly this problem, or nullptr. A linear scan.
+const dispatch_entry* measured_at(const std::vector<dispatch_entry>& entries, std::int64_t rows, std::int64_t L,
+                                  std::int64_t pad_left, std::int64_t pad_right) {
+  for (const dispatch_entry& e : entries)
+    if (same_problem(e.shape, rows, L, pad_left, pad_right)) return &e;
+  return nullptr;
+}
+
 /// The vote for a shape, and whether the entry measured at that very shape overruled it.
 struct shape_vote : detail::vote_result {
   const instantiation* overruled = nullptr;  ///< the vote's own pick, where the shape's entry overruled it
@@ -391,17 +399,14 @@ shape_vote vote_for(const std::vector<dispatch_entry>& entries, std::int64_t row
       entries, detail::point_of(rows, L, pad_left, type), [](const dispatch_entry& e) -> const detail::voter& { return e.votes; },
       finalists)};
   if (!v.inst || v.distance > 0) return v;  // an entry at the shape lies at distance 0
-  for (const dispatch_entry& e : entries) {
-    if (!same_problem(e.shape, rows, L, pad_left, pad_right)) continue;
-    if (e.inst == v.inst) return v;
-    float lead = std::numeric_limits<float>::infinity();
-    for (const auto& [inst, log_ratio] : e.votes.ranked)
-      if (inst == v.inst) lead = log_ratio;
-    if (lead > detail::own_shape_margin) {
-      v.overruled = v.inst, v.lead = lead;
-      detail::put_first(v, e.inst, finalists);
-    }
-    return v;
+  const dispatch_entry* own = measured_at(entries, rows, L, pad_left, pad_right);
+  if (!own || own->inst == v.inst) return v;
+  float lead = std::numeric_limits<float>::infinity();
+  for (const auto& [inst, log_ratio] : own->votes.ranked)
+    if (inst == v.inst) lead = log_ratio;
+  if (lead > detail::own_shape_margin) {
+    v.overruled = v.inst, v.lead = lead;
+    detail::put_first(v, own->inst, finalists);
   }
   return v;
 }
@@ -531,12 +536,10 @@ struct recent_choices {
   }
 };
 
-/// The exact entry for this shape, or nullptr. A linear scan: tables hold a user's few shapes.
+/// The exact entry for this shape, or nullptr (tables hold a user's few shapes).
 const dispatch_entry* exact(const lookup_table& t, dtype type, std::int64_t rows, std::int64_t L, std::int64_t pad_left,
                             std::int64_t pad_right) {
-  for (const dispatch_entry& e : t.exact_by_dtype[std::size_t(type)])
-    if (same_problem(e.shape, rows, L, pad_left, pad_right)) return &e;
-  return nullptr;
+  return measured_at(t.exact_by_dtype[std::size_t(type)], rows, L, pad_left, pad_right);
 }
 
 /// The kernel for problem p (sizes.rows its rows) on backend b: its exact entry, else (first-use

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "bits.cuh"
@@ -81,27 +82,22 @@ TEST(Realign, EveryByteShiftOfEveryWidth) {
   expect_realign_matches_bytes<16>();
 }
 
-/// load_unaligned at every byte shift: one aligned load at shift 0, else two realigned: the W bytes
-/// at the address.
-template <int W>
-void expect_unaligned_load_matches_bytes() {
+/// load(address) at every step-th byte shift from W-alignment returns the W bytes at the address.
+template <int W, class Load>
+void expect_load_matches_bytes(Load load, unsigned step, const std::string& what) {
   alignas(16) unsigned char bytes[3 * 16];
   for (int i = 0; i < 3 * W; ++i) bytes[i] = static_cast<unsigned char>(0x5B * (i + 3));
-  for (unsigned shift = 0; shift < unsigned(W); ++shift) {
-    const vec<W> r = load_unaligned<W>(bytes + W + shift);
-    EXPECT_EQ(std::memcmp(&r, bytes + W + shift, W), 0) << "W " << W << " shift " << shift;
+  for (unsigned shift = 0; shift < unsigned(W); shift += step) {
+    const vec<W> r = load(bytes + W + shift);
+    EXPECT_EQ(std::memcmp(&r, bytes + W + shift, W), 0) << what << ": W " << W << " shift " << shift;
   }
 }
 
-/// load_source at every shift its piece allows (every shift for 0): the W bytes at the address.
+/// load_source at every shift its piece allows (every shift for 0).
 template <int W>
 void expect_source_load_matches_bytes(int piece) {
-  alignas(16) unsigned char bytes[3 * 16];
-  for (int i = 0; i < 3 * W; ++i) bytes[i] = static_cast<unsigned char>(0x3D * (i + 7));
-  for (unsigned shift = 0; shift < unsigned(W); shift += piece ? unsigned(piece) : 1u) {
-    const vec<W> r = load_source<W>(bytes + W + shift, piece);
-    EXPECT_EQ(std::memcmp(&r, bytes + W + shift, W), 0) << "W " << W << " piece " << piece << " shift " << shift;
-  }
+  expect_load_matches_bytes<W>([piece](const byte* p) { return load_source<W>(p, piece); }, piece ? unsigned(piece) : 1u,
+                               "load_source, piece " + std::to_string(piece));
 }
 
 TEST(LoadSource, EveryShiftOfEveryPiece) {
@@ -127,10 +123,11 @@ TEST(SourcePiece, FromThePadsAndPointers) {
   EXPECT_EQ(piece(0, 64, -2, 6, 2, 16), 4);  // a negative pad_left
 }
 
+/// load_unaligned: one aligned load at shift 0, else two realigned.
 TEST(LoadUnaligned, EveryByteShiftOfEveryWidth) {
-  expect_unaligned_load_matches_bytes<4>();
-  expect_unaligned_load_matches_bytes<8>();
-  expect_unaligned_load_matches_bytes<16>();
+  expect_load_matches_bytes<4>([](const byte* p) { return load_unaligned<4>(p); }, 1, "load_unaligned");
+  expect_load_matches_bytes<8>([](const byte* p) { return load_unaligned<8>(p); }, 1, "load_unaligned");
+  expect_load_matches_bytes<16>([](const byte* p) { return load_unaligned<16>(p); }, 1, "load_unaligned");
 }
 
 }  // namespace
