@@ -19,29 +19,16 @@ namespace {
 
 namespace pd = padtune::detail;
 
-/// W bytes from a V-aligned address as W / V aligned V-byte loads.
-template <int W, int V>
-__device__ __forceinline__ pd::vec<W> load_pieces(const pd::byte* s) {
-  pd::vec<W> v;
-#pragma unroll
-  for (int j = 0; j < W / V; ++j) {
-    const pd::vec<V> x = pd::load_vec<V>(s + j * V);
-#pragma unroll
-    for (int q = 0; q < V / 4; ++q) v.w[j * (V / 4) + q] = x.w[q];
-  }
-  return v;
-}
-
-/// W source bytes at any element-aligned address: the widest aligned pieces its shift allows,
-/// realigned from two W-byte loads only at a shift of 2 (mod 4).
+/// W source bytes at any element-aligned address: the widest aligned pieces its shift allows
+/// (bits.cuh: load_pieces), realigned from two W-byte loads only at a shift of 2 (mod 4).
 template <int W>
 __device__ __forceinline__ pd::vec<W> load_split(const pd::byte* s) {
   const unsigned shift = unsigned(std::uintptr_t(s) & (W - 1));
   if (shift == 0) return pd::load_vec<W>(s);
   if constexpr (W == 16)
-    if (shift % 8 == 0) return load_pieces<16, 8>(s);
+    if (shift % 8 == 0) return pd::load_pieces<16, 8>(s);
   if constexpr (W >= 8)
-    if (shift % 4 == 0) return load_pieces<W, 4>(s);
+    if (shift % 4 == 0) return pd::load_pieces<W, 4>(s);
   return pd::load_unaligned<W>(s);
 }
 
@@ -149,7 +136,11 @@ struct row_split : pd::rowtile_kernel<__half, BLOCK_OL, MAX_THREADS, W> {
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const std::int64_t c = std::int64_t(k) * threads + thread;
-      if (c >= c_lo && c < c_hi) v[k] = load_pieces<W, V>(reinterpret_cast<const pd::byte*>(src + c * W));
+      if (c >= c_lo && c < c_hi) {
+        const pd::byte* s = reinterpret_cast<const pd::byte*>(src + c * W);
+        if constexpr (V == W) v[k] = pd::load_vec<W>(s);  // aligned: one load
+        else v[k] = pd::load_pieces<W, V>(s);
+      }
     }
 #pragma unroll
     for (int k = 0; k < items; ++k) {
