@@ -8,6 +8,9 @@
 // int32 row positions and source indices: one 64-bit divmod per chunk as before, then 32-bit.
 // The launchers refuse a dy of 2^30 elements or more, and pads of 2^30. Elements move as bits, so the f16 kernels
 // serve bf16 too.
+// Measured on the H200 (that command, one timer): flat32 bo1024 1.039, the library's flat 1.078,
+// flatvec 1.045, inductor 1.006. The int32 gather helps flat but does not pass flatvec by more than
+// an event step (docs/performance-notes.md, "P8 16-bit"), so flat_int32_library.patch did not land.
 //
 //   python3 scripts/peers/same_timer.py 8,128,1000,7,9 f16 --inductor --extra experiments/flat32.cu \
 //       constant_pad1d_backward__f16__flat__bo1024__t128__w16 constant_pad1d_backward__f16__flatvec__bo1024__t128__w16
