@@ -10,8 +10,10 @@ torch.compile's time over padtune's in each process, and in how many processes p
 
 Why: on the latency-bound shapes (P8, P9) a kernel's time moves between processes by more than
 the gaps between padtune and torch.compile (docs/performance-notes.md, "The whole shape compiled
-in"), so one process cannot decide those targets. Runs of other devices, or a file given twice,
-are refused; a case a process skipped or could not measure counts only where it was measured."""
+in"), so one process cannot decide those targets. Runs that differ in what they measure (device,
+timer, suite, sample settings, torch or padtune version) or a file given twice are refused (exit 3
+and 2); a case a process skipped or could not measure counts only where it was measured, its errors
+are kept with the run's name, and a target measured in one process only says so."""
 import argparse
 import copy
 import datetime
@@ -82,59 +84,106 @@ def pool_timing(parts, copy_us):
            "process_medians_us": medians}
     if copy_us:
         out["ratio"] = out["median_us"] / copy_us
+    timed = [p for p in parts if p and p.get("median_us") is not None]  # host figures of timed runs only
     for key in ("host_us", "wall_us"):
-        values = [p.get(key) for p in parts if p]
-        if median_of(values) is not None:
-            out[key] = median_of(values)
-    s = spread([p.get("wall_us") for p in parts if p])
+        if median_of([p.get(key) for p in timed]) is not None:
+            out[key] = median_of([p.get(key) for p in timed])
+    s = spread([p.get("wall_us") for p in timed])
     if s is not None:
-        out["wall_us_spread"] = max([s] + [p.get("wall_us_spread", 0) for p in parts if p])
-    elif len(medians) == 1:
-        out["wall_us_spread"] = next(p for p in parts if p and p.get("median_us") is not None).get("wall_us_spread", 0)
+        out["wall_us_spread"] = max([s] + [p.get("wall_us_spread", 0) for p in timed])
+    elif len(timed) == 1:
+        out["wall_us_spread"] = timed[0].get("wall_us_spread", 0)
+    # a warning of any process stays: the GPU's sleep ended early somewhere, dx was a view somewhere
+    busy = [p["gpu_busy_throughout"] for p in timed if "gpu_busy_throughout" in p]
+    if busy:
+        out["gpu_busy_throughout"] = all(busy)
+    if any(p.get("dx_aliases_dy") for p in timed):
+        out["dx_aliases_dy"] = True
     return out
 
 
-def pool_case(rows):
-    """A case row of torch-bench's shape from the same (tag, dtype) of each process."""
-    ok = [r for r in rows if measured(r)]
-    out = {k: rows[0][k] for k in ("tag", "shape", "dtype") if k in rows[0]}
-    out["processes"] = len(ok)
-    if not ok:
-        out["skipped"] = "; ".join(sorted({r.get("skipped", "not measured") for r in rows}))
-        out["errors"] = {}
-        return out
-    out["errors"] = {k: v for r in ok for k, v in r.get("errors", {}).items()}
-    out["copy"] = pool_timing([r["copy"] for r in ok], None)
-    copy_us = out["copy"]["median_us"]
-    out["methods"] = {n: pool_timing([r["methods"].get(n) for r in ok], copy_us) for n in tb.METHODS}
-    out["compile_over_padtune"] = [
-        r["methods"]["compile"]["median_us"] / r["methods"]["padtune"]["median_us"] for r in ok
-        if r["methods"].get("compile", {}).get("median_us") and r["methods"].get("padtune", {}).get("median_us")]
-    return out
+def labelled_errors(runs):
+    """Every process's errors, each key prefixed with the run's name: none is lost or overwritten."""
+    return {f"{name}: {k}": v for name, r in runs for k, v in r.get("errors", {}).items()}
 
 
-def pool_narrow(rows):
-    ok = [r for r in rows if measured(r)]
+def pool_rows(runs):
+    """The fields every pooled row has, from [(run name, row)] of one (tag, shape, dtype)."""
+    rows = [r for _, r in runs]
     out = {k: rows[0][k] for k in ("tag", "shape", "dtype", "pitch", "offset") if k in rows[0]}
+    ok = [r for r in rows if measured(r)]
     out["processes"] = len(ok)
+    out["errors"] = labelled_errors(runs)
     if not ok:
         out["skipped"] = "; ".join(sorted({r.get("skipped", "not measured") for r in rows}))
-        out["errors"] = {}
-        return out
-    out["errors"] = {k: v for r in ok for k, v in r.get("errors", {}).items()}
+        return out, ok
     out["copy"] = pool_timing([r["copy"] for r in ok], None)
+    return out, ok
+
+
+def pool_case(runs, names):
+    """A case row of torch-bench's shape from the same (tag, shape, dtype) of each process, with the
+    per-process figures in the order of the runs given (None where a run has none)."""
+    out, ok = pool_rows(runs)
+    mine = dict((name, r) for name, r in runs)
+
+    def per_run(f):
+        return [f(mine[n]) if n in mine and measured(mine[n]) else None for n in names]
+
+    def over(r):
+        c, p = (r["methods"].get(k, {}).get("median_us") for k in ("compile", "padtune"))
+        return c / p if c and p else None
+    out["compile_over_padtune"] = per_run(over)
+    out["copy_us_per_run"] = per_run(lambda r: r["copy"]["median_us"])
+    if ok:
+        copy_us = out["copy"]["median_us"]
+        out["methods"] = {n: pool_timing([r["methods"].get(n) for r in ok], copy_us) for n in tb.METHODS}
+    return out
+
+
+def pool_narrow(runs):
+    """A narrowed/channels-last row; vs_contiguous is the pooled median over the pooled contiguous one,
+    as torch-bench computes it within a run."""
+    out, ok = pool_rows(runs)
+    if not ok:
+        return out
     for k in tb.NARROW_RUNS:
         out[k] = pool_timing([r.get(k) for r in ok], out["copy"]["median_us"])
-        q = median_of([r.get(k, {}).get("vs_contiguous") for r in ok])
-        if q is not None:
-            out[k]["vs_contiguous"] = q
+    base = out.get("contiguous", {}).get("median_us")
+    for k in tb.NARROW_RUNS:
+        if base and out[k].get("median_us") is not None:
+            out[k]["vs_contiguous"] = round(out[k]["median_us"] / base, 4)
     return out
+
+
+# what must be the same in every run for their medians to be pooled
+SAME = {"device": lambda d: d.get("device"), "timer": lambda d: d.get("timer"),
+        "torch": lambda d: d.get("torch"), "padtune": lambda d: d.get("padtune"),
+        "suite": lambda d: d.get("planned", {}).get("suite"),
+        "settings": lambda d: {k: v for k, v in d.get("settings", {}).items()
+                               if k not in ("budget_s", "base_spin_cycles")}}
+
+
+def check_same(docs, names):
+    for what, get in SAME.items():
+        values = [json.dumps(get(d), sort_keys=True) for d in docs]
+        if len(set(values)) > 1:
+            shown = ", ".join(f"{n}: {v}" for n, v in zip(names, values))
+            if what == "device":
+                shown = ", ".join(sorted({get(d) for d in docs}))
+                raise Refused(3, f"the runs are of different devices ({shown}): pool one model's runs")
+            raise Refused(3, f"the runs differ in {what} ({shown[:600]}): pool runs of one command and build")
+
+
+def run_names(paths):
+    """Each run's name in tables and errors: its folder, or its path where folders repeat."""
+    names = [os.path.basename(os.path.dirname(os.path.abspath(p))) or p for p in paths]
+    return names if len(set(names)) == len(names) else list(paths)
 
 
 def pool(docs, paths):
-    devices = sorted({d["device"] for d in docs})
-    if len(devices) > 1:
-        raise Refused(3, f"the runs are of different devices ({', '.join(devices)}): pool one model's runs")
+    names = run_names(paths)
+    check_same(docs, names)
     first = docs[0]
     planned = copy.deepcopy(first["planned"])
     planned["dtypes"] = [dt for dt in tb.DTYPES if any(dt in d["planned"].get("dtypes", []) for d in docs)]
@@ -143,13 +192,13 @@ def pool(docs, paths):
 
     def grouped(kind):
         keys, by = [], {}
-        for d in docs:
+        for name, d in zip(names, docs):
             for r in d.get(kind, []):
-                k = (r["tag"], r["dtype"])
+                k = (r["tag"], tuple(r.get("shape", ())), r["dtype"])
                 if k not in by:
                     keys.append(k)
                     by[k] = []
-                by[k].append(r)
+                by[k].append((name, r))
         return keys, by
 
     keys, by = grouped("cases")
@@ -163,33 +212,40 @@ def pool(docs, paths):
            "pooled_from": [{"path": p, "command": d.get("command"), "date": d.get("date"), "host": d.get("host"),
                             "torch": d.get("torch"), "padtune": d.get("padtune"), "complete": d.get("complete")}
                            for p, d in zip(paths, docs)],
-           "cases": [pool_case(by[k]) for k in keys], "narrow": [pool_narrow(nby[k]) for k in nkeys],
-           "skipped": [f"{os.path.basename(os.path.dirname(os.path.abspath(p))) or p}: {s}"
-                       for p, d in zip(paths, docs) for s in d.get("skipped", [])],
+           "run_names": names,
+           "cases": [pool_case(by[k], names) for k in keys], "narrow": [pool_narrow(nby[k]) for k in nkeys],
+           "skipped": [f"{n}: {s}" for n, d in zip(names, docs) for s in d.get("skipped", [])],
            "complete": all(d.get("complete") for d in docs),
            "elapsed_s": round(sum(d.get("elapsed_s", 0.0) for d in docs), 1)}
     if not doc["complete"]:
         doc["stopped"] = "a pooled run was incomplete"
     doc["targets"] = tb.targets(doc)
+    counts = {(r["tag"], r["dtype"], kind): r["processes"] for kind in ("cases", "narrow") for r in doc[kind]}
+    for t in doc["targets"]:
+        kind = "narrow" if t["target"].startswith("narrowed") else "cases"
+        if counts.get((t["tag"], t["dtype"], kind)) == 1:
+            t["detail"] += "; measured in one process only"
     return doc
 
 
 def per_process_table(doc):
-    n = len(doc["pooled_from"])
+    names = doc["run_names"]
     L = ["## Per process", "",
-         f"torch.compile's device time over padtune's in each of the {n} processes (above 1: padtune ahead), in",
-         "the order of the files pooled, and the copy's median in each.", "",
+         f"torch.compile's device time over padtune's in each of the {len(names)} processes (above 1: padtune ahead),",
+         "and the copy's median in each, in the order of the runs pooled (" + ", ".join(names) + "); - where a run",
+         "has no figure.", "",
          "| shape | dtype | compile / padtune, each process | padtune ahead | copy us, each process |",
          "| --- | --- | --- | --- | --- |"]
     for r in doc["cases"]:
-        if r.get("skipped"):
-            continue
         q = r.get("compile_over_padtune", [])
-        ahead = sum(x > 1.0 for x in q)
-        L.append(f"| {r['tag']} {tuple(r['shape'])} | {r['dtype']} | {' '.join(f'{x:.3f}' for x in q)} | "
-                 f"{ahead} of {len(q)} | {' '.join(tb.fmt_us(x) for x in r['copy']['process_medians_us'])} |")
+        got = [x for x in q if x is not None]
+        ahead = sum(x > 1.0 for x in got)
+        L.append(f"| {r['tag']} {tuple(r['shape'])} | {r['dtype']} | "
+                 f"{' '.join('-' if x is None else f'{x:.3f}' for x in q)} | {ahead} of {len(got)} | "
+                 f"{' '.join(tb.fmt_us(x) for x in r.get('copy_us_per_run', []))} |")
     L += ["", "Pooled runs:", ""]
-    L += [f"- `{p['path']}`: {p['date']} on {p['host']}, `{p['command']}`" for p in doc["pooled_from"]]
+    L += [f"- {n}: `{p['path']}`: {p['date']} on {p['host']}, `{p['command']}`"
+          for n, p in zip(names, doc["pooled_from"])]
     return "\n".join(L) + "\n"
 
 

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """scripts/torch-pool.py over three runs made from a real torch-bench run (the H200's torch.json):
-as measured, padtune's times 5% lower, and 10% higher, with P9 f16 skipped in the third. The pooled
-medians are the middle process's, so every target reads as in the run itself; P9 f16 is pooled
-over the two that measured it; the per-process table counts where padtune was ahead. Then what
-is refused: one run, a run twice, runs of two devices, a file that is not JSON, --out onto a run.
+as measured, padtune's times 5% lower, and 10% higher, with P9 f16 skipped (with an error) in the
+third and P9 bf16 in the last two. The pooled medians are the middle process's, so every target
+reads as in the run itself; P9 f16 is pooled over the two that measured it, its per-process row
+has a - for the third, and the third's error is kept under its name; P9 bf16's targets say they
+were measured in one process; a GPU-sleep warning of one process stays; the narrowed dy's ratio
+is the pooled medians'. Then what is refused: one run, a run twice, runs of two devices, of two
+torch versions or two sample settings, a file that is not JSON, --out onto a run.
 
 Usage: torch_pool.py SCRIPT TORCH_JSON SCRATCH_DIR"""
 import copy
@@ -46,9 +49,23 @@ for factor in (0.95, 1.10):
         if r.get("methods", {}).get("padtune", {}).get("median_us"):
             r["methods"]["padtune"]["median_us"] *= factor
     runs.append(doc)
-p9 = next(r for r in runs[2]["cases"] if (r["tag"], r["dtype"]) == ("P9", "f16"))
-p9.clear()
-p9.update({"tag": "P9", "shape": [2, 4, 8, 2, 3], "dtype": "f16", "errors": {}, "skipped": "error: a stand-in"})
+
+
+def case(doc, tag, dt):
+    return next(r for r in doc["cases"] if (r["tag"], r["dtype"]) == (tag, dt))
+
+
+def stand_in(doc, tag, dt, errors):
+    r = case(doc, tag, dt)
+    shape = r["shape"]
+    r.clear()
+    r.update({"tag": tag, "shape": shape, "dtype": dt, "errors": errors, "skipped": "error: a stand-in"})
+
+
+stand_in(runs[2], "P9", "f16", {"case": "a stand-in error"})
+for d in runs[1:]:
+    stand_in(d, "P9", "bf16", {})
+case(runs[1], "P1", "f32")["methods"]["padtune"]["gpu_busy_throughout"] = False
 paths = [write(n, d) for n, d in zip("abc", runs)]
 out = os.path.join(scratch, "pooled")
 r = pool(*paths, "--out", out)
@@ -75,14 +92,37 @@ if r.returncode == 0:
     check(not moved, f"targets moved in the pool of the middle run: {moved[:4]}")
     check("| P8 (8, 128, 1000, 7, 9) | f16 | 0.959 1.010 0.872 | 1 of 3 |" in md,
           "no per-process row for P8 f16 with 1 of 3 ahead")
+    c9 = case(base, "P9", "f16")
+    row9 = (f"| P9 (2, 4, 8, 2, 3) | f16 | {c9['methods']['compile']['median_us'] / c9['methods']['padtune']['median_us']:.3f} "
+            f"{c9['methods']['compile']['median_us'] / (0.95 * c9['methods']['padtune']['median_us']):.3f} - | ")
+    check(row9 in md, f"no per-process row {row9!r} with a - for the run that skipped it")
+    check(q9["errors"].get("c: case") == "a stand-in error", f"the third run's P9 f16 error is lost: {q9['errors']}")
+    check("a stand-in error" in md, "torch.md does not show the third run's error")
+    one = [t for t in pooled["targets"] if (t["tag"], t["dtype"]) == ("P9", "bf16")]
+    check(one and all("measured in one process only" in t["detail"] for t in one),
+          f"P9 bf16's targets do not say they rest on one process: {[t['detail'] for t in one]}")
+    check(rows[("P1", "f32")]["methods"]["padtune"].get("gpu_busy_throughout") is False,
+          "the second run's GPU-sleep warning at P1 f32 is lost")
+    check("the GPU's sleep ended before" in md, "torch.md does not show the GPU-sleep warning")
+    for n in pooled["narrow"]:
+        if n.get("narrow", {}).get("median_us") and n.get("contiguous", {}).get("median_us"):
+            want = round(n["narrow"]["median_us"] / n["contiguous"]["median_us"], 4)
+            check(n["narrow"]["vs_contiguous"] == want, f"{n['tag']} {n['dtype']}: narrow vs contiguous "
+                  f"{n['narrow']['vs_contiguous']}, the pooled medians give {want}")
     check("Pooled from 3 processes" in md and md.count("`" + paths[0] + "`") == 1, "torch.md does not list the runs")
 
 two = copy.deepcopy(base)
 two["device"] = "NVIDIA H100"
+older = copy.deepcopy(base)
+older["torch"] = "2.10.0"
+fewer = copy.deepcopy(base)
+fewer["settings"]["samples"] = 7
 cases = [
     ((paths[0],), 2, "give at least two runs"),
     ((paths[0], paths[0]), 2, "a file is given twice"),
     ((paths[0], write("other", two)), 3, "different devices (NVIDIA H100, NVIDIA H200)"),
+    ((paths[0], write("older", older)), 3, "the runs differ in torch"),
+    ((paths[0], write("fewer", fewer)), 3, "the runs differ in settings"),
     ((paths[0], os.path.join(scratch, "nope.json")), 3, "nope.json"),
 ]
 with open(os.path.join(scratch, "text.json"), "w") as f:
@@ -99,4 +139,5 @@ with open(paths[1]) as f:
 if failures:
     print("torch-pool checks FAILED:\n  " + "\n  ".join(failures))
     sys.exit(1)
-print("torch-pool: three runs pooled to their middle one's targets; P9 f16 over the 2 that measured it; 6 refusals")
+print("torch-pool: three runs pooled to their middle one's targets; P9 f16 over the 2 that measured it, its error "
+      "and a GPU-sleep warning kept, P9 bf16 flagged as one process; 8 refusals")
