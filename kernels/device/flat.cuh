@@ -3,9 +3,13 @@
 // busy however short the rows are. Each chunk finds its first (row, i) with one multiply-shift
 // division and walks the row counter from there: no hardware divide per element. Sources are
 // gathered element by element; stores are W bytes wide. Writes every dx element, zeros included.
+// flat (not flatvec) also has a direct launch where dx is W-aligned and the sizes fit 32 bits
+// (plans.cuh: flat_grid): 32-bit parameters in one constant line, each element's row by a 32-bit
+// multiply-high, no head or tail loop in block 0; inductor's layout for short rows.
 #include "bits.cuh"
 #include "divmod.cuh"
 #include "pad_args.cuh"
+#include "plans.cuh"
 #include "shapes.cuh"
 
 namespace padtune::detail {
@@ -95,6 +99,35 @@ struct flat_kernel {
   using params = flat_params;
   static PADTUNE_HD params make_params(const pad_args& a) { return plan_flat(a, elem, W, block_chunks); }
 
+  /// flat launches its direct grid where plan_flat_grid takes the problem (launch.cuh); flatvec's
+  /// wide loads need the 64-bit plan's bounds.
+  static constexpr bool direct_flat = !WIDE_LOADS;
+  static PADTUNE_HD bool plan_direct(const pad_args& a, flat_grid& g) {
+    return plan_flat_grid(a, elem, W, block_chunks, g);
+  }
+
+  /// The direct launch: block `block`'s chunks, every load before any store. TAIL: the grid's
+  /// last block runs past n, so each chunk tests its end; a chunk that n cuts goes element by element.
+  template <bool TAIL>
+  static PADTUNE_HD void run_direct(const flat_grid_params& p, std::uint32_t block, unsigned thread) {
+    const std::uint32_t first = block * std::uint32_t(block_chunks) + thread;  // plan_flat_grid: fits
+    vec<W> v[items];
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const std::uint32_t e0 = (first + std::uint32_t(k * threads)) * chunk_elems;
+      v[k] = zero_vec<W>();
+      if (!TAIL || e0 + chunk_elems <= p.n) gather_direct<0>(p, v[k], e0);
+    }
+#pragma unroll
+    for (int k = 0; k < items; ++k) {
+      const std::uint32_t e0 = (first + std::uint32_t(k * threads)) * chunk_elems;
+      if (!TAIL || e0 + chunk_elems <= p.n)
+        store_vec<W>(p.dx + std::uint64_t(e0) * elem, v[k]);
+      else
+        for (std::uint32_t e = e0; e < p.n; ++e) store_element<elem>(p.dx + std::uint64_t(e) * elem, direct_element(p, e));
+    }
+  }
+
   static PADTUNE_HD void run(const params& p, std::uint64_t block, unsigned thread) {
     const pad_args& a = p.a;
     if (block == 0) copy_ends(p, thread);
@@ -154,6 +187,22 @@ struct flat_kernel {
       ++i, ++src;
       if (i == a.L) i = 0, src += a.OL - a.L;  // next row
       gather<J + 1>(a, source, v, i, src);
+    }
+  }
+
+  /// dx element e of the direct launch: its source, or zero bits where it has none.
+  static PADTUNE_HD bits_t<elem> direct_element(const flat_grid_params& p, std::uint32_t e) {
+    const std::uint32_t row = p.row_of.div(e), i = e - row * p.L;
+    if (int(i) < p.valid_begin || int(i) >= p.valid_end) return 0;
+    return load_element<elem>(reinterpret_cast<const byte*>(p.dy_src0 + (std::uint64_t(row) * p.OL + i) * elem));
+  }
+
+  /// Elements J.. of the chunk at dx element e0, each from its own row and column (a chunk may span rows).
+  template <int J>
+  static PADTUNE_HD void gather_direct(const flat_grid_params& p, vec<W>& v, std::uint32_t e0) {
+    if constexpr (J < chunk_elems) {
+      set_element<elem, J>(v, direct_element(p, e0 + J));
+      gather_direct<J + 1>(p, v, e0);
     }
   }
 

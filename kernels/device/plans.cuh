@@ -1,6 +1,6 @@
 #pragma once
 // Plans shared by the variants that give a block one (row, tile): the 64-bit plan the grid-stride
-// loop walks, and the direct row grid with 32-bit parameters.
+// loop walks, and the direct row grid with 32-bit parameters; and flat's direct grid of chunks.
 #include "divmod.cuh"
 #include "pad_args.cuh"
 
@@ -58,6 +58,64 @@ PADTUNE_HD bool plan_row_grid(const pad_args& a, int block_ol, int elem, row_gri
   g.tiles = std::uint32_t(ceil_div(a.L, block_ol));
   g.rows_y = std::uint32_t(a.rows < max_y ? a.rows : max_y);
   g.rows_z = std::uint32_t(ceil_div(a.rows, g.rows_y));
+  return true;
+}
+
+/// The high 32 bits of a * b: one IMAD.HI on the device.
+PADTUNE_HD std::uint32_t mul_hi32(std::uint32_t a, std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __umulhi(a, b);
+#else
+  return std::uint32_t((std::uint64_t(a) * b) >> 32);
+#endif
+}
+
+/// Division by d (1 <= d < 2^31) as (mul_hi32(e, magic) + e) >> shift, exact for every e < 2^31
+/// (the sum then fits 32 bits): fast_divmod's method in 32 bits.
+struct divmod32 {
+  std::uint32_t magic = 0, shift = 0;
+  divmod32() = default;
+  PADTUNE_HD explicit divmod32(std::uint32_t d) {
+    while ((std::uint64_t(1) << shift) < d) ++shift;  // ceil(log2 d)
+    magic = std::uint32_t((std::uint64_t(1) << 32) * ((std::uint64_t(1) << shift) - d) / d + 1);
+  }
+  PADTUNE_HD std::uint32_t div(std::uint32_t e) const { return (mul_hi32(e, magic) + e) >> shift; }
+};
+
+/// flat's direct launch: dx as one run of n = rows * L elements in chunks of W bytes, chunk c of
+/// block b at element (b * block_chunks + c) * (W / elem), so a block finds its chunks in its index;
+/// each element's row by one 32-bit multiply-high, its source by one 64-bit multiply-add. 44 bytes:
+/// the one constant line a kernel reads first (row_grid_params says why that matters).
+struct flat_grid_params {
+  std::uintptr_t dy_src0 = 0;  ///< address of dy element pad_left: the source of dx element 0 (maybe outside dy)
+  byte* dx = nullptr;          ///< W-aligned
+  std::uint32_t n = 0, L = 0, OL = 0;
+  divmod32 row_of;                              ///< e / L
+  std::int32_t valid_begin = 0, valid_end = 0;  ///< as in pad_args, in [0, L]
+};
+static_assert(sizeof(flat_grid_params) <= 48, "the parameters of a direct launch fit one constant line");
+
+/// The direct grid of chunks: blocks, and whether the last one runs past n (exact: none does).
+struct flat_grid {
+  flat_grid_params p;
+  std::uint32_t blocks = 0;
+  bool exact = true;
+};
+
+/// False where dx is not W-aligned or a size needs 64 bits (n + a block's elements reaching 2^31,
+/// OL of 2^32 or more): the 64-bit plan takes those. True with blocks = 0 where there is nothing to do.
+PADTUNE_HD bool plan_flat_grid(const pad_args& a, int elem, int w, int block_chunks, flat_grid& g) {
+  const std::int64_t n = a.rows * a.L, block_elems = std::int64_t(block_chunks) * (w / elem);
+  if (std::uintptr_t(a.dx) % unsigned(w) != 0 || n > 0x7fffffff - block_elems || a.OL > 0xffffffffll) return false;
+  g = flat_grid{};
+  if (n == 0) return true;
+  g.p.dy_src0 = std::uintptr_t(a.dy) + std::uintptr_t(a.pad_left) * std::uintptr_t(elem);  // modulo 2^64
+  g.p.dx = a.dx;
+  g.p.n = std::uint32_t(n), g.p.L = std::uint32_t(a.L), g.p.OL = std::uint32_t(a.OL);
+  g.p.row_of = divmod32(std::uint32_t(a.L));
+  g.p.valid_begin = std::int32_t(a.valid_begin), g.p.valid_end = std::int32_t(a.valid_end);
+  g.blocks = std::uint32_t(ceil_div(std::uint64_t(n), std::uint64_t(block_elems)));
+  g.exact = n % block_elems == 0;
   return true;
 }
 }  // namespace padtune::detail

@@ -18,7 +18,9 @@ namespace padtune::detail {
 /// - the work of one logical block for one thread: run(params, block, thread), or, for a kernel whose
 ///   threads meet at barriers, phases and run_phase(params, block, thread, phase, stage), the host
 ///   emulation running each phase for every thread of a block before the next;
-/// - optionally a direct launch over a row grid: block_ol and run_tile(row_grid_params, row, tile, thread).
+/// - optionally a direct launch over a row grid: block_ol and run_tile(row_grid_params, row, tile, thread);
+///   or over a flat grid of chunks: direct_flat, plan_direct(pad_args, flat_grid&) and
+///   run_direct<TAIL>(flat_grid_params, block, thread).
 template <class K>
 concept kernel_of_the_family =
     requires(const pad_args& a, const typename K::params& p, std::uint64_t block, unsigned thread) {
@@ -42,6 +44,15 @@ template <class K>
 concept has_row_grid = requires(const row_grid_params& p) {
   K::run_tile(p, 0u, 0u, 0u);
   { K::block_ol } -> std::convertible_to<int>;
+};
+
+/// A kernel with a direct launch over flat chunks (flat.cuh): a block per BLOCK_OL elements of dx.
+template <class K>
+concept has_flat_grid = requires(const pad_args& a, flat_grid& g, const flat_grid_params& p) {
+  requires K::direct_flat;
+  { K::plan_direct(a, g) } -> std::same_as<bool>;
+  K::template run_direct<true>(p, 0u, 0u);
+  K::template run_direct<false>(p, 0u, 0u);
 };
 
 }  // namespace padtune::detail

@@ -47,6 +47,12 @@ __global__ void __launch_bounds__(K::threads) cuda_row_grid_entry(const __grid_c
   if (!ROW_TEST || row < p.rows) K::run_tile(p, row, blockIdx.x, threadIdx.x);
 }
 
+/// TAIL: the last block runs past dx's end (flat_grid::exact is false).
+template <class K, bool TAIL>
+__global__ void __launch_bounds__(K::threads) cuda_flat_grid_entry(const __grid_constant__ flat_grid_params p) {
+  K::template run_direct<TAIL>(p, blockIdx.x, threadIdx.x);
+}
+
 /// The grid-stride loop over a plan, on a grid of min(num_blocks, max_blocks) blocks: the launch of
 /// plans beyond gridDim.x, and of the tests that walk the loop on small problems.
 template <class K>
@@ -56,8 +62,8 @@ cudaError_t launch_cuda_grid_stride(const typename K::params& p, std::uint64_t m
   return cudaGetLastError();
 }
 
-/// The row grid where the kernel has one and the problem's sizes fit it, else a block per logical
-/// block, else the grid-stride loop.
+/// The row grid or flat grid where the kernel has one and the problem fits it, else a block per
+/// logical block, else the grid-stride loop.
 template <class K>
 cudaError_t launch_cuda(const problem& prob, cudaStream_t stream) {
   static_assert(kernel_of_the_family<K>);
@@ -71,6 +77,17 @@ cudaError_t launch_cuda(const problem& prob, cudaStream_t stream) {
         cuda_row_grid_entry<K, false><<<grid, K::threads, 0, stream>>>(g.p);
       else
         cuda_row_grid_entry<K, true><<<grid, K::threads, 0, stream>>>(g.p);
+      return cudaGetLastError();
+    }
+  }
+  if constexpr (has_flat_grid<K>) {
+    flat_grid g;
+    if (K::plan_direct(a, g)) {
+      if (g.blocks == 0) return cudaSuccess;
+      if (g.exact)
+        cuda_flat_grid_entry<K, false><<<g.blocks, K::threads, 0, stream>>>(g.p);
+      else
+        cuda_flat_grid_entry<K, true><<<g.blocks, K::threads, 0, stream>>>(g.p);
       return cudaGetLastError();
     }
   }
@@ -107,7 +124,8 @@ void run_host_blocks(const typename K::params& p) {
       &p);
 }
 
-/// The host emulation of launch_cuda: the row grid where CUDA takes it, else every logical block.
+/// The host emulation of launch_cuda: the row grid or flat grid where CUDA takes it, else every
+/// logical block.
 template <class K>
 void launch_host(const problem& prob) {
   const pad_args a = make_pad_args(prob);
@@ -121,6 +139,25 @@ void launch_host(const problem& prob) {
             for (std::uint64_t b = first; b < last; ++b)
               for (unsigned t = 0; t < unsigned(K::threads); ++t)
                 K::run_tile(q.p, std::uint32_t(b / q.tiles), std::uint32_t(b % q.tiles), t);
+          },
+          &g);
+      return;
+    }
+  }
+  if constexpr (has_flat_grid<K>) {
+    flat_grid g;
+    if (K::plan_direct(a, g)) {
+      for_each_block_range(
+          g.blocks,
+          [](const void* ctx, std::uint64_t first, std::uint64_t last) {
+            const auto& q = *static_cast<const flat_grid*>(ctx);
+            for (std::uint64_t b = first; b < last; ++b)
+              for (unsigned t = 0; t < unsigned(K::threads); ++t) {
+                if (q.exact)
+                  K::template run_direct<false>(q.p, std::uint32_t(b), t);
+                else
+                  K::template run_direct<true>(q.p, std::uint32_t(b), t);
+              }
           },
           &g);
       return;

@@ -58,13 +58,18 @@ void add_all(std::vector<candidate>& out, backend b) {
   using namespace detail;
   // rowelem: every configuration, its 64-bit plan against its row grid (on both backends).
   add_every_config<rowelem_variant, T>(out, std::make_index_sequence<std::size(rowelem_variant::configs)>{});
+  // flat: its direct grid takes every problem whose dx is aligned; its 64-bit plan at the smallest
+  // tile and at 8-byte chunks (the last configuration), on both backends.
+  add<flat_variant, T, smallest_tile<flat_variant>(), true>(out);
+  add<flat_variant, T, std::size(flat_variant::configs) - 1>(out);
   if (b == backend::host) return;
   // Every other variant: its smallest tile, so that most shapes of the suite have more logical
   // blocks than the grid and walk the loop (the loop is the launcher's, the same for every
   // configuration of a variant).
   for_each_variant([&](auto d) {
     using V = decltype(d);
-    if constexpr (!std::is_same_v<V, rowelem_variant>) add<V, T, smallest_tile<V>(), true>(out);
+    if constexpr (!std::is_same_v<V, rowelem_variant> && !std::is_same_v<V, flat_variant>)
+      add<V, T, smallest_tile<V>(), true>(out);
   });
 }
 
