@@ -84,8 +84,8 @@ struct divmod32 {
 
 /// flat's direct launch: dx as one run of n = rows * L elements in chunks of W bytes, chunk c of
 /// block b at element (b * block_chunks + c) * (W / elem), so a block finds its chunks in its index;
-/// each element's row by one 32-bit multiply-high, its source by one 64-bit multiply-add. 44 bytes:
-/// the one constant line a kernel reads first (row_grid_params says why that matters).
+/// each element's row by one 32-bit multiply-high, its source by one 64-bit multiply-add. 44 bytes
+/// (48 with padding): the one constant line a kernel reads first (row_grid_params says why that matters).
 struct flat_grid_params {
   std::uintptr_t dy_src0 = 0;  ///< address of dy element pad_left: the source of dx element 0 (maybe outside dy)
   byte* dx = nullptr;          ///< W-aligned

@@ -96,6 +96,19 @@ TEST_P(GpuLarge, MoreThan65535Rows) {
 INSTANTIATE_TEST_SUITE_P(OnePerVariantAndDtype, GpuLarge, ::testing::ValuesIn(one_per_variant_and_dtype()),
                          [](const auto& info) { return info.param; });
 
+/// flat's direct grid at the largest problems it takes (plans.cuh: plan_flat_grid, rows * L up to
+/// 2^31 - 1 less a block's 64 elements at bo64 f16, so every 32-bit index is near its limit): one
+/// row of nearly 2^31 elements whose last block is cut, and nearly 2^31 elements in rows of 3.
+TEST(GpuFlatDirectGrid, LargestProblemsMoreThan2To31BytesOfDx) {
+  std::string why;
+  if (!cuda_device_available(&why)) GTEST_SKIP() << "no usable CUDA device, GPU test skipped: " << why;
+  const instantiation* inst = find_instantiation("constant_pad1d_backward__f16__flat__bo64__t8__w16");
+  ASSERT_NE(inst, nullptr);
+  constexpr std::int64_t largest = 0x7fffffff - 64;  // 2^31 - 65 elements: 63 in the last block
+  for (const shape& s : {shape{1, 1, largest, 1, 0}, shape{1, largest / 3, 3, 2, 1}})
+    EXPECT_EQ(check_on_device(candidate_of(*inst), s), "") << inst->id << " on " << s.str();
+}
+
 /// JIT kernels, whose launch arguments are int32: the sizes fit, the element count does not.
 class GpuLargeJit : public GpuLarge {};
 
