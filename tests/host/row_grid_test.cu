@@ -3,8 +3,10 @@
 // suite through the grid-stride loop, as the registry never runs it on most of these problems.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "../support/grid_stride_candidates.hpp"
@@ -150,13 +152,31 @@ TEST(PadArgs, PadsWithoutAnySourceAreNormalized) {
 namespace padtune::test {
 namespace {
 
-TEST(GridStrideLaunch, MatchesReferenceOnEdgeSuite) {
-  const std::vector<candidate> candidates = grid_stride_candidates(backend::host);
-  ASSERT_FALSE(candidates.empty());
-  for (const candidate& c : candidates)
-    for (const std::string& failure : check_edge_suite([&c](const shape&) { return c; }, backend::host))
-      ADD_FAILURE() << failure;
+const std::vector<candidate>& host_grid_stride_candidates() {
+  static const std::vector<candidate> candidates = grid_stride_candidates(backend::host);
+  return candidates;
 }
+
+/// One test per candidate, so that CTest spreads them over the cores (under the sanitizers they
+/// took 96 s as one test).
+class GridStrideLaunch : public ::testing::TestWithParam<std::size_t> {};
+
+TEST_P(GridStrideLaunch, MatchesReferenceOnEdgeSuite) {
+  const candidate& c = host_grid_stride_candidates().at(GetParam());
+  for (const std::string& failure : check_edge_suite([&c](const shape&) { return c; }, backend::host))
+    ADD_FAILURE() << failure;
+}
+
+INSTANTIATE_TEST_SUITE_P(HostCandidates, GridStrideLaunch,
+                         ::testing::Range(std::size_t(0), host_grid_stride_candidates().size()),
+                         [](const auto& info) {
+                           std::string name = host_grid_stride_candidates()[info.param].id;
+                           for (char& ch : name)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return name;
+                         });
+
+TEST(GridStrideCandidates, FortyOnTheHost) { EXPECT_GE(host_grid_stride_candidates().size(), 40u); }
 
 }  // namespace
 }  // namespace padtune::test
