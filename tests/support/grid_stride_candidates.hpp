@@ -1,9 +1,9 @@
 #pragma once
 // The launches the registry does not run on the test problems: it launches rowelem's row grid
-// wherever the sizes fit 32 bits, flat's flat grid wherever dx is aligned too, and on CUDA a block per logical block wherever the plan fits
-// gridDim.x, which every test problem does (the GPU tests' 2^31 + 14 elements included). These
-// candidates force the grid-stride loop over the 64-bit plan (launch.cuh: launch_cuda_grid_stride, run_host_blocks) on the
-// same problems.
+// wherever the sizes fit 32 bits, flat's flat grid wherever dx is aligned too, and on CUDA a block
+// per logical block wherever the plan fits gridDim.x, which every test problem does (the GPU tests'
+// 2^31 + 14 elements included). These candidates force the grid-stride loop over the 64-bit plan
+// (launch.cuh: launch_cuda_grid_stride, run_host_blocks) on the same problems.
 #include <string_view>
 #include <vector>
 
