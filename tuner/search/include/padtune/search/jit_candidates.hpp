@@ -20,7 +20,7 @@
 namespace padtune::tuner {
 
 /// JIT candidates one process can hold (slots of launch trampolines, made at compile time).
-inline constexpr std::size_t max_jit_candidates = 4096;
+inline constexpr std::size_t max_jit_candidates = 8192;
 
 /// "jit__" + k.id().
 std::string jit_id_of(const jit::kernel& k);
