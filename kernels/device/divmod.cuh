@@ -1,6 +1,6 @@
 #pragma once
 // Division by run-time constants as a multiply and a shift, so that no kernel divides per element
-// or per tile.
+// or per tile: 64-bit (fast_divmod) and, for flat's direct grid, 32-bit (divmod32).
 #include "host_device.cuh"
 
 namespace padtune::detail {
@@ -56,6 +56,27 @@ struct fast_divmod {
     q = div(n);
     r = n - q * divisor;
   }
+};
+
+/// The high 32 bits of a * b: one IMAD.HI on the device.
+PADTUNE_HD std::uint32_t mul_hi32(std::uint32_t a, std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __umulhi(a, b);
+#else
+  return std::uint32_t((std::uint64_t(a) * b) >> 32);
+#endif
+}
+
+/// Division by d (1 <= d < 2^31) as (mul_hi32(e, magic) + e) >> shift, exact for every e < 2^31
+/// (the sum then fits 32 bits): fast_divmod's method in 32 bits.
+struct divmod32 {
+  std::uint32_t magic = 0, shift = 0;
+  divmod32() = default;
+  PADTUNE_HD explicit divmod32(std::uint32_t d) {
+    while ((std::uint64_t(1) << shift) < d) ++shift;  // ceil(log2 d)
+    magic = std::uint32_t((std::uint64_t(1) << 32) * ((std::uint64_t(1) << shift) - d) / d + 1);
+  }
+  PADTUNE_HD std::uint32_t div(std::uint32_t e) const { return (mul_hi32(e, magic) + e) >> shift; }
 };
 
 PADTUNE_HD std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }

@@ -61,31 +61,10 @@ PADTUNE_HD bool plan_row_grid(const pad_args& a, int block_ol, int elem, row_gri
   return true;
 }
 
-/// The high 32 bits of a * b: one IMAD.HI on the device.
-PADTUNE_HD std::uint32_t mul_hi32(std::uint32_t a, std::uint32_t b) {
-#if defined(__CUDA_ARCH__)
-  return __umulhi(a, b);
-#else
-  return std::uint32_t((std::uint64_t(a) * b) >> 32);
-#endif
-}
-
-/// Division by d (1 <= d < 2^31) as (mul_hi32(e, magic) + e) >> shift, exact for every e < 2^31
-/// (the sum then fits 32 bits): fast_divmod's method in 32 bits.
-struct divmod32 {
-  std::uint32_t magic = 0, shift = 0;
-  divmod32() = default;
-  PADTUNE_HD explicit divmod32(std::uint32_t d) {
-    while ((std::uint64_t(1) << shift) < d) ++shift;  // ceil(log2 d)
-    magic = std::uint32_t((std::uint64_t(1) << 32) * ((std::uint64_t(1) << shift) - d) / d + 1);
-  }
-  PADTUNE_HD std::uint32_t div(std::uint32_t e) const { return (mul_hi32(e, magic) + e) >> shift; }
-};
-
 /// flat's direct launch: dx as one run of n = rows * L elements in chunks of W bytes, chunk c of
 /// block b at element (b * block_chunks + c) * (W / elem), so a block finds its chunks in its index;
-/// each element's row by one 32-bit multiply-high, its source by one 64-bit multiply-add. 44 bytes:
-/// the one constant line a kernel reads first (row_grid_params says why that matters).
+/// each element's row by one 32-bit multiply-high, its source by one 64-bit multiply-add. 44 bytes
+/// (48 with padding): the one constant line a kernel reads first (row_grid_params says why that matters).
 struct flat_grid_params {
   std::uintptr_t dy_src0 = 0;  ///< address of dy element pad_left: the source of dx element 0 (maybe outside dy)
   byte* dx = nullptr;          ///< W-aligned
