@@ -86,8 +86,9 @@ def pool_timing(parts, copy_us):
         out["ratio"] = out["median_us"] / copy_us
     timed = [p for p in parts if p and p.get("median_us") is not None]  # host figures of timed runs only
     for key in ("host_us", "wall_us"):
-        if median_of([p.get(key) for p in timed]) is not None:
-            out[key] = median_of([p.get(key) for p in timed])
+        m = median_of([p.get(key) for p in timed])
+        if m is not None:
+            out[key] = m
     s = spread([p.get("wall_us") for p in timed])
     if s is not None:
         out["wall_us_spread"] = max([s] + [p.get("wall_us_spread", 0) for p in timed])
