@@ -9,7 +9,7 @@
 docs/python.md has the details: dtypes, strides, streams, CUDA graphs, torch.compile, tuning.
 """
 from . import nn, ops
-from ._tools import explain, set_autotune, set_results_path, tune, version
+from ._tools import explain, integer as _integer, set_autotune, set_results_path, tune, version
 
 __version__ = version()
 
@@ -17,6 +17,8 @@ __version__ = version()
 def constant_pad1d(x, pad_left: int, pad_right: int, value: float = 0.0):
     """Pads x's last dimension with `value` (negative pads crop), like
     torch.nn.functional.pad(x, (pad_left, pad_right), value=value); the backward is padtune's."""
+    pad_left = _integer(pad_left, "padtune.constant_pad1d: pad_left")
+    pad_right = _integer(pad_right, "padtune.constant_pad1d: pad_right")
     return ops.constant_pad1d(x, pad_left, pad_right, float(value))
 
 

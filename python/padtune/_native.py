@@ -17,8 +17,15 @@ if not os.path.exists(_OPS):
         "(docs/python.md), or point PADTUNE_NATIVE_DIR at a build's python/ folder.")
 _BUILT_FOR = os.path.join(NATIVE_DIR, "build_info.json")
 if os.path.exists(_BUILT_FOR):
-    with open(_BUILT_FOR) as f:
-        built_torch = json.load(f)["torch"]
+    try:
+        with open(_BUILT_FOR, encoding="utf-8") as f:
+            built_torch = json.load(f)["torch"]
+        if not isinstance(built_torch, str):
+            raise TypeError(f"its 'torch' is {built_torch!r}, not a version string")
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise ImportError(
+            f"padtune: {_BUILT_FOR} cannot be read ({type(e).__name__}: {e}); it records the torch the ops were built "
+            "against: reinstall the package (`pip install --no-build-isolation .` in padtune's source folder)") from None
     if built_torch != torch.__version__:
         raise ImportError(
             f"padtune: its torch ops were built against torch {built_torch}, and this is torch {torch.__version__}: "
@@ -48,4 +55,4 @@ DTYPES = {torch.float32: 0, torch.float64: 1, torch.float16: 2, torch.bfloat16: 
 
 
 def last_error() -> str:
-    return lib.padtune_last_error().decode()
+    return lib.padtune_last_error().decode("utf-8", "backslashreplace")

@@ -1,9 +1,12 @@
 """What the padtune tool does, from Python: explain a dispatch, tune a GPU, choose a table."""
+import json
+import operator
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 
 import torch
 
@@ -11,7 +14,26 @@ from . import _native
 
 
 _HOW = {0: "in place (dense)", 1: "in place (rows at a pitch)", 2: "copied to contiguous first",
-        3: "not read (every element of dx is padding: zeros, no kernel)"}
+        3: "not read (every element of dx is padding: zeros, no kernel)",
+        4: "copied to aligned memory first (its address is not a multiple of its element size)"}
+
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+def integer(value, what: str) -> int:
+    """value as a Python int if it is an integer (int, numpy integer, torch.SymInt, a 0-d integer
+    tensor), in the 64-bit range; never a bool, a float or a string, which an int() would take."""
+    if isinstance(value, bool) or (isinstance(value, torch.Tensor) and value.dtype == torch.bool):
+        raise TypeError(f"{what} must be an integer, got the bool {value!r}")
+    if isinstance(value, torch.SymInt):
+        return value
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, got {type(value).__name__} {value!r}") from None
+    if not _INT64[0] <= v <= _INT64[1]:
+        raise ValueError(f"{what} is {v}, outside the 64-bit range padtune takes")
+    return v
 
 
 def explain(dy, pad_left: int, pad_right: int, dtype=None, device=None) -> str:
@@ -22,21 +44,31 @@ def explain(dy, pad_left: int, pad_right: int, dtype=None, device=None) -> str:
     float32) and `device` ("cuda" or "cpu", default "cuda"). Like `padtune explain --shape B,C,L,PL,PR`
     on the command line.
     """
-    pad_left, pad_right = int(pad_left), int(pad_right)
+    pad_left, pad_right = integer(pad_left, "padtune.explain: pad_left"), integer(pad_right, "padtune.explain: pad_right")
     if isinstance(dy, torch.Tensor):
+        if dy.device.type not in ("cuda", "cpu"):
+            raise ValueError(f"padtune.explain: dy is on {dy.device}; padtune runs cuda and cpu tensors")
         kind, rows, row, L, pl, pr, _, apart = torch.ops.padtune.describe.default(dy, pad_left, pad_right)
         if kind == 3:
             return f"dy: {_HOW[kind]}\n"
         head = (f"dy: {_HOW[kind]}\nproblem: rows {rows}{' (the last one apart)' if apart else ''}, row {row}, "
                 f"L {L}, pad_left {pl}, pad_right {pr}\n")
         return head + _explain_problem(rows, L, pl, pr, dy.dtype, dy.device)
-    shape = tuple(int(s) for s in dy)
+    shape = tuple(integer(s, f"padtune.explain: shape[{k}]") for k, s in enumerate(dy))
     if not shape:
         raise ValueError("padtune.explain: the shape has no dimension to pad")
+    for k, s in enumerate(shape):
+        if s < 0:
+            raise ValueError(f"padtune.explain: shape[{k}] is {s}; sizes must be >= 0")
     rows = 1
     for s in shape[:-1]:
         rows *= s
-    return _explain_problem(rows, shape[-1] - pad_left - pad_right, pad_left, pad_right,
+    if rows > _INT64[1]:
+        raise ValueError(f"padtune.explain: the shape {shape} has {rows} rows, more than 64 bits hold")
+    L = shape[-1] - pad_left - pad_right
+    if not _INT64[0] <= L <= _INT64[1]:
+        raise ValueError(f"padtune.explain: L = OL - pad_left - pad_right = {L}, outside the 64-bit range")
+    return _explain_problem(rows, L, pad_left, pad_right,
                             torch.float32 if dtype is None else dtype, torch.device(device if device is not None else "cuda"))
 
 
@@ -57,7 +89,7 @@ def _explain_problem(rows, L, pad_left, pad_right, dtype, device) -> str:
         text = ask()
     if text is None:
         raise ValueError(f"padtune.explain: {_native.last_error()}")
-    return text.decode()
+    return text.decode("utf-8", "backslashreplace")
 
 
 def set_results_path(path=None, any_device: bool = False) -> None:
@@ -65,6 +97,8 @@ def set_results_path(path=None, any_device: bool = False) -> None:
     lookup (PADTUNE_RESULTS, then the tables built into the package). A table of another GPU model is
     passed over unless any_device. Call it before other threads run padtune ops."""
     raw = os.fsencode(os.path.abspath(path)) if path else None  # read later, maybe after a chdir
+    if raw is not None and b"\0" in raw:
+        raise ValueError(f"padtune.set_results_path: the path {path!r} holds a NUL byte, which no file name can")
     if _native.lib.padtune_set_results_path(raw, int(bool(any_device))) != 0:
         raise ValueError(f"padtune.set_results_path: {_native.last_error()}")
 
@@ -93,7 +127,8 @@ def cli() -> str:
 
 def tune(*args: str, results_dir=None, backend: str = "cuda", use: bool = True) -> str:
     """Runs `padtune tune --backend BACKEND --results-dir RESULTS_DIR ARGS...` (progress on stderr) and
-    returns the table it wrote; with `use`, padtune ops take that table from now on.
+    returns the path of the table it wrote (RESULTS_DIR/<gpu>.json, or the --table among ARGS); with
+    `use`, padtune ops take that table from now on.
 
     args are the tool's own options, e.g. tune("--dtype", "bf16", "--budget", "60") or
     tune("--sizes", "shapes.txt") (exact entries for those shapes). results_dir defaults to
@@ -104,23 +139,29 @@ def tune(*args: str, results_dir=None, backend: str = "cuda", use: bool = True) 
     KeyboardInterrupt goes on. A second interrupt ends the tool at once.
     """
     results_dir = os.path.abspath(results_dir or "padtune-results")
-    cmd = [cli(), "tune", "--backend", backend, "--results-dir", results_dir, *map(str, args)]
-    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as tool:
+    args = [str(a) for a in args]
+    with tempfile.TemporaryDirectory(prefix="padtune-tune-") as scratch:
+        summary = os.path.join(scratch, "summary.json")  # the tool says there which table it wrote
+        cmd = [cli(), "tune", "--backend", backend, "--results-dir", results_dir, *args, "--summary", summary]
+        with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as tool:
+            try:
+                out, _ = tool.communicate()
+            except KeyboardInterrupt:
+                _stop(tool)
+                raise
+        if tool.returncode != 0:
+            raise subprocess.CalledProcessError(tool.returncode, cmd, out)
+        sys.stdout.write(out)
         try:
-            out, _ = tool.communicate()
-        except KeyboardInterrupt:
-            _stop(tool)
-            raise
-    if tool.returncode != 0:
-        raise subprocess.CalledProcessError(tool.returncode, cmd, out)
-    sys.stdout.write(out)
-    tables = sorted((os.path.join(results_dir, f) for f in os.listdir(results_dir)
-                     if f.endswith(".json") and not f.endswith(".cache.json")), key=os.path.getmtime)
-    if not tables:
-        raise RuntimeError(f"padtune.tune: the tool wrote no table into {results_dir}")
+            with open(summary, encoding="utf-8") as f:
+                table = json.load(f)["table"]
+        except (OSError, ValueError, KeyError) as e:
+            raise RuntimeError(f"padtune.tune: the tool ran but left no readable summary ({e})") from None
+    # The tool runs in this process's folder: a relative --table is relative to it.
+    table = os.path.abspath(table)
     if use:
-        set_results_path(tables[-1])
-    return tables[-1]
+        set_results_path(table)
+    return table
 
 
 def _stop(tool: subprocess.Popen, grace_seconds: float = 60.0) -> None:

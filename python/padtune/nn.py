@@ -2,6 +2,7 @@
 import torch
 
 from . import ops
+from ._tools import integer
 
 
 class ConstantPad1d(torch.nn.Module):
@@ -13,15 +14,17 @@ class ConstantPad1d(torch.nn.Module):
 
     def __init__(self, padding, value: float = 0.0):
         super().__init__()
-        def is_int(p):
-            return isinstance(p, int) and not isinstance(p, bool)
+        def pad(p):  # ValueError, as this module has always raised for a bad padding
+            try:
+                return integer(p, "padtune.nn.ConstantPad1d: padding")
+            except TypeError as e:
+                raise ValueError(str(e)) from None
 
-        if is_int(padding):
-            padding = (padding, padding)
-        padding = tuple(padding) if isinstance(padding, (tuple, list)) else (padding,)
-        if len(padding) != 2 or not all(is_int(p) for p in padding):
-            raise ValueError(f"padtune.nn.ConstantPad1d: padding must be an int or two ints, got {padding!r}")
-        self.padding = padding
+        if not isinstance(padding, (tuple, list)):
+            padding = (pad(padding),) * 2
+        if len(padding) != 2:
+            raise ValueError(f"padtune.nn.ConstantPad1d: padding must be an int or two ints, got {tuple(padding)!r}")
+        self.padding = tuple(pad(p) for p in padding)
         self.value = float(value)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

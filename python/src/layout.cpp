@@ -1,6 +1,7 @@
 #include "layout.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 
 namespace padtune::torch_ext {
@@ -46,8 +47,14 @@ std::vector<std::int64_t> dx_order_for(const at::Tensor& dy) {
 plan plan_for(const at::Tensor& dy, const std::vector<std::int64_t>& dx_order, std::int64_t pad_left,
               std::int64_t pad_right) {
   const std::int64_t last = dy.dim() - 1;
-  if (dy.is_contiguous() || dy.is_non_overlapping_and_dense())
-    return dense(dy, dx_order, pad_left, pad_right, plan::kind::dense);
+  const bool dense_layout = dy.is_contiguous() || dy.is_non_overlapping_and_dense();
+  if (reinterpret_cast<std::uintptr_t>(dy.const_data_ptr()) % std::uintptr_t(dy.element_size()) != 0) {
+    // dx_order is dy's memory order where dy is dense, else the logical one: the copy's either way.
+    plan p = dense(dy, dx_order, pad_left, pad_right, plan::kind::copy);
+    p.misaligned = true;
+    return p;
+  }
+  if (dense_layout) return dense(dy, dx_order, pad_left, pad_right, plan::kind::dense);
 
   // Pitched: unit stride along the row, and the leading dims (size-1 ones aside) one walk of rows.
   const std::int64_t OL = dy.size(last);

@@ -18,6 +18,9 @@ struct plan {
   /// pitched only: the frame of the first rows - 1 rows ends inside the storage, the last row's
   /// would not: that row runs as a problem of its own (dy's own OL and pads), after the others.
   bool last_row_apart = false;
+  /// copy only: dy's address is not a multiple of its element size (torch.frombuffer at an odd
+  /// offset), which no kernel takes: the copy is a fresh allocation, in dy's own layout when dy is dense.
+  bool misaligned = false;
 };
 
 /// The memory order dx gets for dy (outermost dim first): dy's when dy is non-overlapping and dense,
@@ -31,7 +34,9 @@ std::vector<std::int64_t> dx_order_for(const at::Tensor& dy);
 ///          a slice, a piece of cat's backward): rows of P, read from the storage around dy, when
 ///          that stays inside dy's storage and gives the same zeros (or, for pad_right >= 0, the
 ///          first rows so and the last row apart);
-///  copy    anything else: the caller makes dy contiguous (dense, I = 1).
+///  copy    anything else: the caller makes dy contiguous (dense, I = 1); also a dy whose address is
+///          not aligned to its element size, which the caller copies to fresh memory (dense: in dy's
+///          memory order, with the dense plan; else contiguous).
 /// dx_order is dx_order_for(dy), which the caller computes once to allocate dx.
 plan plan_for(const at::Tensor& dy, const std::vector<std::int64_t>& dx_order, std::int64_t pad_left,
               std::int64_t pad_right);

@@ -42,6 +42,8 @@ std::int64_t dx_length(std::int64_t OL, std::int64_t pad_left, std::int64_t pad_
   return L;
 }
 
+bool dense_layout(const at::Tensor& t) { return t.is_contiguous() || t.is_non_overlapping_and_dense(); }
+
 /// Whether no i in [0, L) reads dy (pads at least a row long): dx is all zeros, and no plan is made
 /// (its products could overflow).
 bool all_padding(std::int64_t OL, std::int64_t L, std::int64_t pad_left) { return pad_left >= OL || pad_left <= -L; }
@@ -62,7 +64,11 @@ at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, 
   if (dx.numel() == 0) return dx;
   if (dy.numel() == 0 || all_padding(OL, L, pad_left)) return dx.zero_();  // OL == 0, or nothing read
   const plan p = plan_for(dy, order, pad_left, pad_right);
-  const at::Tensor src = p.how == plan::kind::copy ? dy.contiguous() : dy;
+  // A misaligned dy is copied to fresh memory: contiguous() would hand a contiguous one back as it is,
+  // and clone(Preserve) keeps a dense dy's strides, which its plan assumed.
+  const at::Tensor src = p.how != plan::kind::copy ? dy
+                         : p.misaligned           ? (dense_layout(dy) ? dy.clone(at::MemoryFormat::Preserve) : dy.contiguous())
+                                                  : dy.contiguous();
   const std::int64_t item = std::int64_t(src.element_size());
   const char* base = static_cast<const char*>(src.const_data_ptr()) + p.dy_offset * item;
   char* out = static_cast<char*>(dx.data_ptr());
@@ -89,7 +95,8 @@ std::vector<std::int64_t> describe(const at::Tensor& dy, std::int64_t pad_left, 
   dtype_of(dy.scalar_type(), "padtune.explain");
   if (all_padding(OL, L, pad_left)) return {3, 0, OL, L, pad_left, pad_right, 0, 0};  // all zeros: no kernel
   const plan p = plan_for(dy, dx_order_for(dy), pad_left, pad_right);
-  return {std::int64_t(p.how), p.rows, p.row, p.L, p.pad_left, p.pad_right, p.dy_offset, p.last_row_apart ? 1 : 0};
+  const std::int64_t kind = p.misaligned ? 4 : std::int64_t(p.how);
+  return {kind, p.rows, p.row, p.L, p.pad_left, p.pad_right, p.dy_offset, p.last_row_apart ? 1 : 0};
 }
 
 namespace {
@@ -178,7 +185,8 @@ TORCH_LIBRARY(padtune, m) {
   m.def("constant_pad1d_backward(Tensor dy, SymInt pad_left, SymInt pad_right) -> Tensor");
   m.def("constant_pad1d(Tensor x, SymInt pad_left, SymInt pad_right, float value=0.) -> Tensor");
   // The layout plan of a dy, as numbers (padtune.explain words them): kind (0 dense, 1 pitched,
-  // 2 copy, 3 not read: dx is all padding), rows, row, L, pad_left, pad_right, dy_offset, last_row_apart.
+  // 2 copy, 3 not read: dx is all padding, 4 copy to aligned memory), rows, row, L, pad_left,
+  // pad_right, dy_offset, last_row_apart.
   m.def("describe(Tensor dy, int pad_left, int pad_right) -> int[]");
 }
 

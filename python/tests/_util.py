@@ -156,6 +156,7 @@ KIND_LINE = {
     "pitched": "dy: in place (rows at a pitch)",
     "copy": "dy: copied to contiguous first",
     "zeros": "dy: not read (every element of dx is padding: zeros, no kernel)",
+    "aligned copy": "dy: copied to aligned memory first (its address is not a multiple of its element size)",
 }
 
 
@@ -247,7 +248,7 @@ def random_pads(rng, OL):
     return pl, pr
 
 
-_KIND_OF_PLAN = {0: "dense", 1: "pitched", 2: "copy", 3: "zeros"}
+_KIND_OF_PLAN = {0: "dense", 1: "pitched", 2: "copy", 3: "zeros", 4: "aligned copy"}
 
 
 def layout_line(dy, pad_left, pad_right):

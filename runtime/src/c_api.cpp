@@ -8,6 +8,7 @@
 #include <new>
 #include <string>
 
+#include "padtune/detail/input.hpp"
 #include "padtune/padtune.hpp"
 
 #ifndef PADTUNE_VERSION_STRING
@@ -61,12 +62,12 @@ padtune_status guarded(F&& f) noexcept {
       last_error.clear();
       return PADTUNE_OK;
     } catch (const padtune::error& e) {
-      last_error = e.what();
+      last_error = padtune::safe_text(e.what());
       return padtune_status(int(e.code()));
     } catch (const std::bad_alloc&) {
       last_error = "internal error: out of memory";
     } catch (const std::exception& e) {
-      last_error = std::string("internal error: ") + e.what();
+      last_error = padtune::safe_text(std::string("internal error: ") + e.what());
     } catch (...) {
       last_error = "internal error: an exception that is not a std::exception";
     }
@@ -118,7 +119,7 @@ PADTUNE_C_EXPORT const char* padtune_explain(int64_t B, int64_t C, int64_t L, in
                        "\nmatched_bucket: " + (c.matched_bucket.empty() ? "none" : c.matched_bucket) +
                        "\nserved_by: " + c.served_by +
                        "\nreason: " + c.reason + "\n";
-    explain_text = std::move(text);
+    explain_text = padtune::safe_text(text);  // valid UTF-8 whatever path it names
   });
   return s == PADTUNE_OK ? explain_text.c_str() : nullptr;
 }

@@ -38,6 +38,7 @@
 #include "padtune/buckets.hpp"
 #include "padtune/table.hpp"
 #include "autotune.hpp"
+#include "padtune/detail/input.hpp"
 #include "vote.hpp"
 
 namespace padtune {
@@ -118,7 +119,7 @@ dispatch_state& state() {
 
 /// Prints a warning on stderr unless the same line was printed before. Pre: the mutex is held.
 void report_once(dispatch_state& s, const std::string& message) {
-  if (s.reported.insert(message).second) fmt::print(stderr, "padtune: {}\n", message);
+  if (s.reported.insert(message).second) print_error("padtune: {}\n", message);
 }
 
 // ---- the built-in default ----------------------------------------------------------------------
@@ -454,7 +455,7 @@ bool autotune_on() {
   const std::string_view value = env ? env : "";
   int unread = -1;  // set_autotune, if it came first, wins; one thread reads the variable and warns
   if (a.on.compare_exchange_strong(unread, value == "1" ? 1 : 0) && value != "" && value != "0" && value != "1")
-    fmt::print(stderr, "padtune: PADTUNE_AUTOTUNE='{}' is neither 0 nor 1: first-use timing stays off\n", value);
+    print_error("padtune: PADTUNE_AUTOTUNE='{}' is neither 0 nor 1: first-use timing stays off\n", value);
   return a.on.load(std::memory_order_relaxed) == 1;
 }
 
@@ -504,7 +505,7 @@ const instantiation* time_and_keep(const shape_key& key, const detail::vote_resu
     c.inst = runs.at(best).median_us < (1 - detail::autotune_margin) * runs.at(0).median_us ? runs[best].inst : runs[0].inst;
   } catch (const error& x) {
     c = timed_choice{v.inst, {}, x.what()};
-    fmt::print(stderr, "padtune: first-use timing of {} (rows {}, L {}, pads {} {}) failed: {}; the vote's choice serves it\n",
+    print_error("padtune: first-use timing of {} (rows {}, L {}, pads {} {}) failed: {}; the vote's choice serves it\n",
                name_of(key.type), key.rows, key.L, key.pad_left, key.pad_right, x.what());
   }
   autotune_state& a = autotune();

@@ -31,6 +31,42 @@ std::string printable(std::string_view text, std::size_t max_chars) {
   return out;
 }
 
+std::string safe_text(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  const auto escape = [&](unsigned char c) { out += fmt::format("\\x{:02x}", c); };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) escape(c);
+      else out += char(c);
+      ++i;
+      continue;
+    }
+    // The length of a well-formed UTF-8 sequence starting here (no overlong forms, no surrogates,
+    // nothing above U+10FFFF), or 0.
+    const auto byte = [&](std::size_t k) { return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u; };
+    const auto cont = [&](std::size_t k, unsigned lo = 0x80, unsigned hi = 0xbf) { return byte(k) >= lo && byte(k) <= hi; };
+    std::size_t n = 0;
+    if (c >= 0xc2 && c <= 0xdf && cont(1)) n = 2;
+    else if (c == 0xe0 && cont(1, 0xa0) && cont(2)) n = 3;
+    else if (((c >= 0xe1 && c <= 0xec) || c == 0xee || c == 0xef) && cont(1) && cont(2)) n = 3;
+    else if (c == 0xed && cont(1, 0x80, 0x9f) && cont(2)) n = 3;
+    else if (c == 0xf0 && cont(1, 0x90) && cont(2) && cont(3)) n = 4;
+    else if (c >= 0xf1 && c <= 0xf3 && cont(1) && cont(2) && cont(3)) n = 4;
+    else if (c == 0xf4 && cont(1, 0x80, 0x8f) && cont(2) && cont(3)) n = 4;
+    const bool c1_control = n == 2 && c == 0xc2 && byte(1) < 0xa0;  // U+0080..U+009F: a terminal may act on them
+    if (n == 0 || c1_control) {
+      for (std::size_t k = 0; k < (c1_control ? 2 : 1); ++k) escape(byte(k));
+      i += c1_control ? 2 : 1;
+      continue;
+    }
+    out.append(text.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
 long long strict_integer(const json& v, const std::string& where, long long min, long long max) {
   long long x = 0;
   if (v.is_number_unsigned()) {
@@ -68,7 +104,7 @@ shape5 strict_shape(const json& v, dtype type, const std::string& where) {
   return shape5{x[0], x[1], x[2], x[3], x[4]};
 }
 
-std::string read_input_file(const std::filesystem::path& path) {
+std::string read_input_file(const std::filesystem::path& path, std::size_t max_bytes, std::string_view kind) {
   const std::string name = path.string();
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) throw results_error(fmt::format("{}: cannot be opened: {}", name, std::strerror(errno)));
@@ -77,6 +113,13 @@ std::string read_input_file(const std::filesystem::path& path) {
     const bool folder = S_ISDIR(st.st_mode);
     ::close(fd);
     throw results_error(fmt::format("{}: {}", name, folder ? "is a folder, not a file" : "is not a regular file"));
+  }
+  const auto too_big = [&](std::uint64_t bytes) {
+    return results_error(fmt::format("{}: {} bytes or more, over the limit of {} bytes for a {}", name, bytes, max_bytes, kind));
+  };
+  if (std::uint64_t(st.st_size) > max_bytes) {
+    ::close(fd);
+    throw too_big(std::uint64_t(st.st_size));
   }
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   std::string text;
@@ -90,6 +133,10 @@ std::string read_input_file(const std::filesystem::path& path) {
       throw io_error(fmt::format("{}: cannot be read: {}", name, std::strerror(e)));
     }
     if (n == 0) break;
+    if (text.size() + std::size_t(n) > max_bytes) {  // it grew while it was read
+      ::close(fd);
+      throw too_big(text.size() + std::size_t(n));
+    }
     text.append(chunk, std::size_t(n));
   }
   ::close(fd);

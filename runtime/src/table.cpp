@@ -185,9 +185,38 @@ json to_json(const results_table& t) {
           {"complete", t.complete},     {"entries", std::move(entries)}};
 }
 
-results_table table_from_json(const json& j, const std::string& source) {
+namespace {
+
+/// One entry of a table's "entries".
+table_entry entry_from_json(const json& j, const std::string& where) {
+  table_entry e;
+  const std::string dt = field<std::string>(j, "dtype", where);
+  const auto type = parse_dtype(dt);
+  if (!type) throw results_error(fmt::format("{}: field 'dtype' names no dtype ('{}')", where, printable(dt)));
+  e.type = *type;
+  const std::string b = field<std::string>(j, "bucket", where);
+  if (!parse_bucket(b, e.where)) throw results_error(fmt::format("{}: field 'bucket' is not a bucket name ('{}')", where, printable(b)));
+  e.shape = strict_shape(member(j, "shape", where), e.type, field_where(where, "shape"));
+  const bucket of_shape = bucket_of(e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, e.type);
+  if (!(of_shape == e.where))
+    throw results_error(fmt::format("{}: field 'shape' ({},{},{},{},{}) lies in bucket {}, not in the entry's bucket {}", where,
+                                    e.shape.B, e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right, of_shape.name(), b));
+  e.winner = numbers_from_json(field<json>(j, "winner", where), where + ".winner");
+  const json& ru = member(j, "runner_up", where);
+  if (!ru.is_null()) e.runner_up = numbers_from_json(ru, where + ".runner_up");
+  e.margin = field<double>(j, "margin", where);
+  if (j.contains("exact")) e.exact = field<bool>(j, "exact", where);
+  if (j.contains("ranked")) e.ranked = ranked_from_json(j["ranked"], e.winner.id, where + ".ranked");
+  return e;
+}
+
+/// The table; entries that cannot be read go to *rejected where it is given, else fail the table.
+results_table table_from_json(const json& j, const std::string& source, std::vector<rejected_entry>* rejected) {
   results_table t;
   t.schema = field<int>(j, "schema", source);
+  if (t.schema > results_schema_version)
+    throw newer_schema_error(fmt::format("{}: field 'schema' is {}, a newer padtune's table; this padtune reads schema {} (update "
+                                         "padtune, or pass another file)", source, t.schema, results_schema_version));
   if (t.schema != results_schema_version)
     throw results_error(fmt::format("{}: field 'schema' is {}, this padtune reads schema {}", source, t.schema, results_schema_version));
   t.harness = field<std::string>(j, "harness_version", source);
@@ -200,30 +229,20 @@ results_table table_from_json(const json& j, const std::string& source) {
   if (!entries.is_array()) throw results_error(fmt::format("{}: field 'entries' must be an array", source));
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const std::string where = fmt::format("{}: entries[{}]", source, i);
-    table_entry e;
-    const std::string dt = field<std::string>(entries[i], "dtype", where);
-    const auto type = parse_dtype(dt);
-    if (!type) throw results_error(fmt::format("{}: field 'dtype' names no dtype ('{}')", where, printable(dt)));
-    e.type = *type;
-    const std::string b = field<std::string>(entries[i], "bucket", where);
-    if (!parse_bucket(b, e.where)) throw results_error(fmt::format("{}: field 'bucket' is not a bucket name ('{}')", where, printable(b)));
-    e.shape = strict_shape(member(entries[i], "shape", where), e.type, field_where(where, "shape"));
-    const bucket of_shape = bucket_of(e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, e.type);
-    if (!(of_shape == e.where))
-      throw results_error(fmt::format("{}: field 'shape' ({},{},{},{},{}) lies in bucket {}, not in the entry's bucket {}", where,
-                                      e.shape.B, e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right, of_shape.name(), b));
-    e.winner = numbers_from_json(field<json>(entries[i], "winner", where), where + ".winner");
-    const json& ru = member(entries[i], "runner_up", where);
-    if (!ru.is_null()) e.runner_up = numbers_from_json(ru, where + ".runner_up");
-    e.margin = field<double>(entries[i], "margin", where);
-    if (entries[i].contains("exact")) e.exact = field<bool>(entries[i], "exact", where);
-    if (entries[i].contains("ranked")) e.ranked = ranked_from_json(entries[i]["ranked"], e.winner.id, where + ".ranked");
-    t.entries.push_back(std::move(e));
+    if (!rejected) {
+      t.entries.push_back(entry_from_json(entries[i], where));
+      continue;
+    }
+    try {
+      t.entries.push_back(entry_from_json(entries[i], where));
+    } catch (const results_error& e) {
+      rejected->push_back({i, e.what(), entries[i].dump()});
+    }
   }
   return t;
 }
 
-results_table parse_table(const std::string& text, const std::string& source) {
+json parse_table_json(const std::string& text, const std::string& source) {
   if (text.empty()) throw results_error(fmt::format("{}: the file is empty", source));
   // A table is a few levels deep; refusing depth early keeps hostile files from exhausting the
   // stack in nlohmann's recursive copies and dumps.
@@ -232,16 +251,28 @@ results_table parse_table(const std::string& text, const std::string& source) {
     if (depth > max_depth) throw results_error(fmt::format("{}: nested deeper than {} levels", source, max_depth));
     return true;
   };
-  json j;
   try {
-    j = json::parse(text, depth_guard, true, false);
+    return json::parse(text, depth_guard, true, false);
   } catch (const json::exception& e) {
     throw results_error(fmt::format("{}: not valid JSON (truncated, or a number out of range?): {}", source, e.what()));
   }
-  return table_from_json(j, source);
 }
 
-results_table read_table(const std::filesystem::path& path) { return parse_table(read_input_file(path), path.string()); }
+}  // namespace
+
+results_table table_from_json(const json& j, const std::string& source) { return table_from_json(j, source, nullptr); }
+
+results_table parse_table(const std::string& text, const std::string& source) {
+  return table_from_json(parse_table_json(text, source), source, nullptr);
+}
+
+results_table parse_table_keeping_good(const std::string& text, const std::string& source, std::vector<rejected_entry>& rejected) {
+  return table_from_json(parse_table_json(text, source), source, &rejected);
+}
+
+results_table read_table(const std::filesystem::path& path) {
+  return parse_table(read_input_file(path, max_table_bytes, "table"), path.string());
+}
 
 std::string table_text(const results_table& t) { return to_json(t).dump(1) + "\n"; }
 

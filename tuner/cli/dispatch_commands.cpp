@@ -88,17 +88,17 @@ bool parse_shape_text(const std::string& text, parsed_shape& out, std::string* w
 std::optional<int> read_shape(const char* command, const shape_options& o, parsed_shape& out) {
   std::string why;
   if (!parse_shape_text(o.shape, out, &why)) {
-    fmt::print(stderr, "padtune {}: --shape {}\n", command, why);
+    print_error("padtune {}: --shape {}\n", command, why);
     return exit_usage;
   }
   const auto type = parse_dtype(o.dtype);
   if (!type) {
-    fmt::print(stderr, "padtune {}: --dtype '{}' names no dtype (f32, f64, f16, bf16)\n", command, printable(o.dtype));
+    print_error("padtune {}: --dtype '{}' names no dtype (f32, f64, f16, bf16)\n", command, printable(o.dtype));
     return exit_bad_input;
   }
   out.type = *type;
   if (check_shape(out.B, out.C, out.L, out.pad_left, out.pad_right, out.type, &why, &out.sizes) != status::ok) {
-    fmt::print(stderr, "padtune {}: bad shape {}: {}\n", command, printable(o.shape), why);
+    print_error("padtune {}: bad shape {}: {}\n", command, printable(o.shape), why);
     return exit_bad_input;
   }
   return std::nullopt;
@@ -144,7 +144,7 @@ std::optional<int> use_results_file(const char* command, const shape_options& o)
                                                host ? std::string("the host emulation") : device));
     }
   } catch (const std::exception& e) {
-    fmt::print(stderr, "padtune {}: --results: {}\n", command, e.what());
+    print_error("padtune {}: --results: {}\n", command, e.what());
     return exit_code_of(e);
   }
   set_results_path(o.results, o.any_device);
@@ -168,7 +168,7 @@ int run_explain(const explain_options& o) {
         {"shape", {{"B", s.B}, {"C", s.C}, {"L", s.L}, {"pad_left", s.pad_left}, {"pad_right", s.pad_right}}},
         {"dtype", name_of(s.type)},
         {"backend", name_of(backend_of(o))},
-        {"table", c.table},
+        {"table", safe_text(c.table)},
         {"bucket", c.bucket},
         {"matched_bucket", c.matched_bucket},
         {"served_by", c.served_by},
@@ -178,7 +178,7 @@ int run_explain(const explain_options& o) {
         {"threads", i.threads},
         {"access_width", i.access_width},
         {"needs_zeroed_dx", i.needs_zeroed_dx},
-        {"reason", c.reason}};
+        {"reason", safe_text(c.reason)}};
     nlohmann::json timings = nlohmann::json::array();
     for (const auto& [inst, us] : c.timings) timings.push_back({{"instantiation", inst->id}, {"median_us", us}});
     out["timings"] = timings;
@@ -186,7 +186,7 @@ int run_explain(const explain_options& o) {
     return exit_ok;
   }
   fmt::print("shape          {} on {}\n", s.text(), name_of(backend_of(o)));
-  fmt::print("table          {}\n", c.table);
+  fmt::print("table          {}\n", safe_text(c.table));
   fmt::print("bucket         {}\n", c.bucket);
   fmt::print("matched        {}\n", c.matched_bucket.empty() ? "(none: built-in default)" : c.matched_bucket);
   fmt::print("served by      {}\n", c.served_by == "exact"    ? "an exact entry of this shape"
@@ -197,7 +197,7 @@ int run_explain(const explain_options& o) {
   fmt::print("instantiation  {}\n", i.id);
   fmt::print("               {}, BLOCK_OL {}, {} threads, {}-byte accesses{}\n", i.variant, i.block_ol, i.threads,
              i.access_width, i.needs_zeroed_dx ? ", zeroes dx first" : "");
-  fmt::print("why            {}\n", c.reason);
+  fmt::print("why            {}\n", safe_text(c.reason));
   for (const auto& [inst, us] : c.timings) fmt::print("timed          {:10.2f} us  {}\n", us, inst->id);
   return exit_ok;
 }
@@ -263,17 +263,17 @@ bool read_dy(const std::string& path, unsigned char* out, std::int64_t bytes, co
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) {
-    fmt::print(stderr, "padtune run: --dy {} cannot be read: {}\n", path, ec.message());
+    print_error("padtune run: --dy {} cannot be read: {}\n", path, ec.message());
     return false;
   }
   if (std::int64_t(size) != bytes) {
-    fmt::print(stderr, "padtune run: --dy {} holds {} bytes; {} needs exactly B*C*OL*sizeof(T) = {}*{}*{}*{} = {} bytes\n",
+    print_error("padtune run: --dy {} holds {} bytes; {} needs exactly B*C*OL*sizeof(T) = {}*{}*{}*{} = {} bytes\n",
                path, size, s.text(), s.B, s.C, s.sizes.OL, s.sizes.elem_bytes, bytes);
     return false;
   }
   std::ifstream in(path, std::ios::binary);
   if (bytes > 0 && !in.read(reinterpret_cast<char*>(out), bytes)) {
-    fmt::print(stderr, "padtune run: --dy {} cannot be read\n", path);
+    print_error("padtune run: --dy {} cannot be read\n", path);
     return false;
   }
   return true;
@@ -306,7 +306,7 @@ std::string cuda_unusable() {
 std::optional<int> dispatch_once_timed(const parsed_shape& s, backend b) {
   if (b == backend::cuda)
     if (const std::string why = cuda_unusable(); !why.empty()) {
-      fmt::print(stderr, "padtune explain: --autotune needs a usable GPU: {}\n", why);
+      print_error("padtune explain: --autotune needs a usable GPU: {}\n", why);
       return exit_no_device;
     }
   const std::int64_t dy_bytes = s.sizes.dy_bytes(), dx_bytes = s.sizes.dx_bytes();
@@ -325,7 +325,7 @@ std::optional<int> dispatch_once_timed(const parsed_shape& s, backend b) {
       if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess)
         throw error(status::launch_failed, "the kernel failed: " + cuda_error_text(e));
   } catch (const error& x) {
-    fmt::print(stderr, "padtune explain: --autotune: {} ({})\n", x.what(), padtune::name_of(x.code()));
+    print_error("padtune explain: --autotune: {} ({})\n", x.what(), padtune::name_of(x.code()));
     return exit_failed;
   }
   return std::nullopt;
@@ -335,26 +335,28 @@ int run_run(const run_options& o) {
   parsed_shape s;
   if (const auto code = read_shape("run", o, s)) return *code;
   if (o.n < 1) {
-    fmt::print(stderr, "padtune run: -n must be at least 1, got {}\n", o.n);
+    print_error("padtune run: -n must be at least 1, got {}\n", o.n);
     return exit_usage;
   }
   const backend b = backend_of(o);
   if (o.l2_flush && b != backend::cuda) {
-    fmt::print(stderr, "padtune run: --l2-flush needs --backend cuda (the host emulation has no L2 to flush)\n");
+    print_error("padtune run: --l2-flush needs --backend cuda (the host emulation has no L2 to flush)\n");
     return exit_usage;
   }
   if (const auto code = use_results_file("run", o)) return *code;
   if (o.autotune && !o.id.empty()) {
-    fmt::print(stderr, "padtune run: --autotune times the dispatcher's finalists; --id names one instantiation: give one of the two\n");
+    print_error("padtune run: --autotune times the dispatcher's finalists; --id names one instantiation: give one of the two\n");
     return exit_usage;
   }
   if (o.autotune) set_autotune(true);
+  // SIGINT and SIGTERM end the one wait of a run, for a FIFO's reader, with exit 130 and a message.
+  const std::atomic<bool>* interrupted = catch_interrupts();
   // The output is checked before any work: a folder or a place that cannot be written is refused now.
   std::optional<tuner::output_target> dx_out;
   try {
     if (!o.dx_file.empty()) dx_out = tuner::resolve_output(o.dx_file);
   } catch (const std::exception& e) {
-    fmt::print(stderr, "padtune run: --dx {}\n", e.what());
+    print_error("padtune run: --dx {}\n", e.what());
     return exit_code_of(e);
   }
 
@@ -363,11 +365,11 @@ int run_run(const run_options& o) {
   if (!o.id.empty()) {
     chosen = find_instantiation(o.id);
     if (!chosen) {
-      fmt::print(stderr, "padtune run: --id {} is no compiled instantiation (see padtune list)\n", o.id);
+      print_error("padtune run: --id {} is no compiled instantiation (see padtune list)\n", o.id);
       return exit_bad_input;
     }
     if (chosen->type != s.type) {
-      fmt::print(stderr, "padtune run: --id {} takes dtype {}, --dtype is {}\n", o.id, name_of(chosen->type), name_of(s.type));
+      print_error("padtune run: --id {} takes dtype {}, --dtype is {}\n", o.id, name_of(chosen->type), name_of(s.type));
       return exit_bad_input;
     }
     how = "--id";
@@ -376,7 +378,7 @@ int run_run(const run_options& o) {
 
   if (b == backend::cuda) {
     if (const std::string why = cuda_unusable(); !why.empty()) {
-      fmt::print(stderr, "padtune run: --backend cuda needs a usable GPU: {}\n", why);
+      print_error("padtune run: --backend cuda needs a usable GPU: {}\n", why);
       return exit_no_device;
     }
   }
@@ -393,7 +395,7 @@ int run_run(const run_options& o) {
   device_buffer dy_dev, dx_dev;
   if (b == backend::cuda)
     if (const cudaError_t e = to_device(p, s, dy_dev, dx_dev); e != cudaSuccess) {
-      fmt::print(stderr, "padtune run: preparing device buffers of {} + {} bytes failed: {}\n", dy_bytes, dx_bytes, cuda_error_text(e));
+      print_error("padtune run: preparing device buffers of {} + {} bytes failed: {}\n", dy_bytes, dx_bytes, cuda_error_text(e));
       return exit_failed;
     }
   // The timings' L2, full of the dirty lines of their flush, which a profiler's own cache control (an
@@ -403,7 +405,7 @@ int run_run(const run_options& o) {
     try {
       timer = &tuner::cuda_timer::get();
     } catch (const std::runtime_error& x) {
-      fmt::print(stderr, "padtune run: --l2-flush: {}\n", x.what());
+      print_error("padtune run: --l2-flush: {}\n", x.what());
       return exit_failed;
     }
   }
@@ -412,6 +414,11 @@ int run_run(const run_options& o) {
   const auto start = std::chrono::steady_clock::now();
   try {
     for (int i = 0; i < o.n; ++i) {
+      if (interrupted->load()) {
+        if (b == backend::cuda) cudaDeviceSynchronize();
+        print_error("padtune run: interrupted after {} of {} runs; nothing was written\n", i, o.n);
+        return exit_interrupted;
+      }
       if (timer) {
         try {
           timer->flush_l2();
@@ -426,7 +433,7 @@ int run_run(const run_options& o) {
         throw error(status::launch_failed, "the kernel failed: " + cuda_error_text(e));
     }
   } catch (const error& x) {
-    fmt::print(stderr, "padtune run: {} ({})\n", x.what(), padtune::name_of(x.code()));
+    print_error("padtune run: {} ({})\n", x.what(), padtune::name_of(x.code()));
     return exit_failed;
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -440,14 +447,15 @@ int run_run(const run_options& o) {
     if (b == backend::cuda && dx_bytes > 0) {
       if (const cudaError_t e = cudaMemcpy(dx_host.data(), dx_dev.get(), std::size_t(dx_bytes), cudaMemcpyDeviceToHost);
           e != cudaSuccess) {
-        fmt::print(stderr, "padtune run: copying dx back failed: {}\n", cuda_error_text(e));
+        print_error("padtune run: copying dx back failed: {}\n", cuda_error_text(e));
         return exit_failed;
       }
     }
     try {
-      tuner::write_output(*dx_out, std::string_view(reinterpret_cast<const char*>(dx_host.data()), std::size_t(dx_bytes)));
+      tuner::write_output(*dx_out, std::string_view(reinterpret_cast<const char*>(dx_host.data()), std::size_t(dx_bytes)),
+                          interrupted);
     } catch (const std::exception& x) {
-      fmt::print(stderr, "padtune run: --dx {}\n", x.what());
+      print_error("padtune run: --dx {}\n", x.what());
       return exit_code_of(x);
     }
   }

@@ -2,12 +2,13 @@
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <vector>
 
 #include "commands.hpp"
 #include "padtune/detail/input.hpp"
 #include "padtune/registry.hpp"
+#include "padtune/search/id_filter.hpp"
+#include "padtune/table.hpp"
 
 namespace padtune::cli {
 namespace {
@@ -43,16 +44,15 @@ int run_list_variants(const list_options& o) {
 
 int run_list(const list_options& o) {
   if (o.variants) return run_list_variants(o);
-  std::regex re;
+  std::vector<const instantiation*> chosen;
   try {
-    re = std::regex(o.filter.empty() ? ".*" : o.filter, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    fmt::print(stderr, "padtune list: --filter '{}' is not a valid regular expression: {}\n", printable(o.filter), e.what());
+    const tuner::id_filter filter(o.filter);
+    for (const instantiation& i : registry())
+      if (filter.matches(i.id)) chosen.push_back(&i);
+  } catch (const results_error& e) {
+    print_error("padtune list: {}\n", e.what());
     return exit_bad_input;  // as in tune
   }
-  std::vector<const instantiation*> chosen;
-  for (const instantiation& i : registry())
-    if (std::regex_search(i.id, re)) chosen.push_back(&i);
 
   if (o.json) {
     nlohmann::json out = nlohmann::json::array();

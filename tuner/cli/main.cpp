@@ -44,7 +44,9 @@ const std::atomic<bool>* catch_interrupts() {
 
 int main(int argc, char** argv) {
   using namespace padtune::cli;
-  for (int i = 0; i < argc; ++i) the_command_line += (i ? " " : "") + std::string(i ? argv[i] : "padtune");
+  // Recorded in tables as provenance: escaped (safe_text), so that a file name that is not UTF-8
+  // cannot make the table unwritable as JSON.
+  for (int i = 0; i < argc; ++i) the_command_line += (i ? " " : "") + padtune::safe_text(i ? argv[i] : "padtune");
   CLI::App app{"padtune: autotuned ConstantPad1dBackward kernels (dx[b,c,i] = dy[b,c,i+pad_left])", "padtune"};
   app.require_subcommand(1);
   app.footer(
@@ -81,10 +83,10 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? exit_ok : exit_usage;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "padtune: out of host memory for this problem\n");
+    padtune::print_error("padtune: out of host memory for this problem\n");
     return exit_bad_input;
   } catch (const std::exception& e) {  // nothing escapes as an abort
-    std::fprintf(stderr, "padtune: %s\n", e.what());
+    padtune::print_error("padtune: {}\n", e.what());
     return exit_code_of(e);
   }
   return result;

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -39,16 +40,17 @@ bool is_cache_file(const fs::path& path) {
 }
 
 /// Cache locks held until the merge is written, each taken once (a second flock of one file by one
-/// process would wait for itself).
+/// process would wait for itself): shared for a cache merge only reads (creating no lock file: a
+/// folder the user cannot write is readable), exclusive for one it writes.
 class cache_locks {
  public:
   explicit cache_locks(const std::atomic<bool>* interrupted) : interrupted_(interrupted) {}
-  void take(const fs::path& cache_target) {
+  void take(const fs::path& cache_target, tuner::file_lock::mode how) {
     const fs::path lock = tuner::lock_path_of(cache_target);
     if (!held_.insert(lock).second) return;
     locks_.push_back(std::make_unique<tuner::file_lock>(
-        lock, [&] { fmt::print(stderr, "padtune merge: waiting for another padtune holding {} (Ctrl-C stops waiting)\n", lock.string()); },
-        interrupted_));
+        lock, [&] { print_error("padtune merge: waiting for another padtune holding {} (Ctrl-C stops waiting)\n", lock.string()); },
+        interrupted_, how));
   }
 
  private:
@@ -84,11 +86,11 @@ void refuse_replacing_inputs(const std::vector<tuner::merge_input>& inputs, cons
 
 int run_merge(const merge_options& o) {
   if (o.output.empty() == o.output_dir.empty()) {
-    fmt::print(stderr, "padtune merge: give exactly one of -o/--output PATH and --output-dir DIR\n");
+    print_error("padtune merge: give exactly one of -o/--output PATH and --output-dir DIR\n");
     return exit_usage;
   }
   if (o.by_device && o.output_dir.empty()) {
-    fmt::print(stderr, "padtune merge: --by-device writes one table per device model: it needs --output-dir DIR\n");
+    print_error("padtune merge: --by-device writes one table per device model: it needs --output-dir DIR\n");
     return exit_usage;
   }
   tuner::merge_result merged;
@@ -101,16 +103,20 @@ int run_merge(const merge_options& o) {
     if (table_out && cache_out) tuner::refuse_same_file(*table_out, "-o", *cache_out, "--cache-output");
     if (cache_out && cache_out->stream)
       throw tuner::usage_error(fmt::format("--cache-output {}: a cache must be a regular file", cache_out->name()));
-    // Every writer of a cache holds its lock, and merge reads its input caches whole: it holds
-    // theirs too, so a tune appending to one finishes first. Taken in one order, so that two merges
-    // cannot wait for each other.
+    // Every writer of a cache holds its lock, and merge reads its input caches whole: it holds theirs
+    // too, shared, so a tune appending to one finishes first. A cache it also writes (--cache-output
+    // onto an input) is locked exclusively from the start; one it only writes, once every refusal
+    // is past, so that a refused merge leaves no lock file behind. Taken in one order, so that two
+    // merges cannot wait for each other.
     const std::atomic<bool>* interrupted = catch_interrupts();
     cache_locks locks(interrupted);
-    std::set<fs::path> to_lock;
+    std::map<fs::path, bool> to_lock;  // real path -> also written
     for (const std::string& in : o.inputs)
-      if (is_cache_file(in)) to_lock.insert(real_path(in));
-    if (cache_out) to_lock.insert(cache_out->target);
-    for (const fs::path& cache : to_lock) locks.take(cache);
+      if (is_cache_file(in)) to_lock[real_path(in)] = false;
+    if (cache_out)
+      if (const auto it = to_lock.find(real_path(cache_out->target.string())); it != to_lock.end()) it->second = true;
+    for (const auto& [cache, written] : to_lock)
+      locks.take(cache, written ? tuner::file_lock::mode::exclusive : tuner::file_lock::mode::shared);
 
     std::vector<tuner::merge_input> inputs;
     for (const std::string& path : o.inputs) inputs.push_back(tuner::read_merge_input(path));
@@ -135,23 +141,24 @@ int run_merge(const merge_options& o) {
         throw results_error(fmt::format("--cache-output {}: no cache among the inputs to merge", p.cache->name()));
       refuse_replacing_inputs(inputs, p.table, false, o.output_dir.empty() ? "-o" : "table");
       if (p.cache) refuse_replacing_inputs(inputs, *p.cache, true, o.output_dir.empty() ? "--cache-output" : "cache");
-      if (p.cache) locks.take(p.cache->target);  // an --output-dir cache, named only now
       paths.push_back(p);
     }
-    for (const std::string& w : merged.warnings) fmt::print(stderr, "padtune merge: warning: {}\n", w);
+    for (const output_paths& p : paths)  // no refusal is left: the caches written are locked now
+      if (p.cache) locks.take(real_path(p.cache->target.string()), tuner::file_lock::mode::exclusive);
+    for (const std::string& w : merged.warnings) print_error("padtune merge: warning: {}\n", w);
     for (std::size_t k = 0; k < merged.devices.size(); ++k) {
       const tuner::merged_device& d = merged.devices[k];
       tuner::write_output(paths[k].table, table_text(d.table), interrupted);
       if (paths[k].cache) tuner::write_output(*paths[k].cache, *d.cache_text, interrupted);
     }
   } catch (const std::exception& e) {
-    fmt::print(stderr, "padtune merge: {}\n", e.what());
+    print_error("padtune merge: {}\n", e.what());
     return exit_code_of(e);
   }
   for (std::size_t k = 0; k < merged.devices.size(); ++k) {
     const tuner::merged_device& d = merged.devices[k];
     if (!paths[k].table.stream) print_table(d.table);
-    fmt::print(stderr, "padtune merge: {} inputs of {} -> table {}{}\n", d.sources.size(), d.table.device.name,
+    print_error("padtune merge: {} inputs of {} -> table {}{}\n", d.sources.size(), d.table.device.name,
                paths[k].table.name(), paths[k].cache ? ", cache " + paths[k].cache->name() : "");
   }
   return exit_ok;

@@ -5,6 +5,7 @@
 
 #include "padtune/table.hpp"
 #include "commands.hpp"
+#include "padtune/detail/input.hpp"
 
 namespace padtune::cli {
 
@@ -43,7 +44,7 @@ void add_show_command(CLI::App& app, int* result) {
       else print_table(t);
       *result = exit_ok;
     } catch (const std::exception& e) {
-      fmt::print(stderr, "padtune show: {}\n", e.what());
+      print_error("padtune show: {}\n", e.what());
       *result = exit_code_of(e);
     }
   });

@@ -7,9 +7,11 @@
 #include <cmath>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "padtune/search/sweep.hpp"
 #include "padtune/search/tune.hpp"
+#include "padtune/store/output_file.hpp"
 #include "padtune/team/work_team.hpp"
 #include "commands.hpp"
 #include "padtune/detail/input.hpp"
@@ -20,8 +22,8 @@ namespace {
 struct search_options {
   std::string backend_name;
   std::vector<std::string> dtypes, variants;
-  std::string filter, sizes_file, results_dir = "results", table, cache, shard;
-  double budget = 0;
+  std::string filter, sizes_file, results_dir = "results", table, cache, shard, summary;
+  std::optional<double> budget;
   bool hot = false, hot_too = false, cold_only = false, exhaustive = false, json = false;
   bool isolate = false, no_isolate = false;
   bool jit = false;
@@ -58,7 +60,7 @@ int make_options(const search_options& s, tuner::tune_options& o) {
     try {
       tuner::cuda_device_fingerprint();
     } catch (const std::exception& e) {
-      fmt::print(stderr, "padtune: --backend cuda, but no GPU is usable: {}\n", e.what());
+      print_error("padtune: --backend cuda, but no GPU is usable: {}\n", e.what());
     }
     return exit_no_device;
   }
@@ -67,7 +69,7 @@ int make_options(const search_options& s, tuner::tune_options& o) {
     for (const std::string& d : s.dtypes) {
       const auto t = parse_dtype(d);
       if (!t) {
-        fmt::print(stderr, "padtune: --dtype '{}' names no dtype (f32, f64, f16, bf16)\n", printable(d));
+        print_error("padtune: --dtype '{}' names no dtype (f32, f64, f16, bf16)\n", printable(d));
         return exit_bad_input;
       }
       o.dtypes.push_back(*t);
@@ -78,7 +80,7 @@ int make_options(const search_options& s, tuner::tune_options& o) {
     const bool known = find_variant(v) || std::any_of(registry().begin(), registry().end(),
                                                       [&](const instantiation& i) { return i.variant == v; });
     if (!known) {
-      fmt::print(stderr, "padtune: --variant '{}' names no variant (see padtune list)\n", printable(v));
+      print_error("padtune: --variant '{}' names no variant (see padtune list)\n", printable(v));
       return exit_bad_input;
     }
   }
@@ -88,11 +90,11 @@ int make_options(const search_options& s, tuner::tune_options& o) {
     if (!s.sizes_file.empty()) o.sizes = tuner::read_sizes_file(s.sizes_file);
     for (dtype t : o.dtypes)
       if (tuner::candidates_for(t, o).empty()) {
-        fmt::print(stderr, "padtune: no instantiation of {} matches --variant/--filter\n", name_of(t));
+        print_error("padtune: no instantiation of {} matches --variant/--filter\n", name_of(t));
         return exit_bad_input;
       }
   } catch (const std::exception& e) {
-    fmt::print(stderr, "padtune: {}\n", e.what());
+    print_error("padtune: {}\n", e.what());
     return exit_code_of(e);
   }
   return exit_ok;
@@ -105,7 +107,7 @@ tuner::progress_fn make_progress() {
   return [tty, last](std::size_t done, std::size_t total, double eta, const std::string& what) {
     const double pct = total ? 100.0 * double(done) / double(total) : 100.0;
     if (what.rfind("note: ", 0) == 0) {  // a fault, a replaced table: always on its own line
-      fmt::print(stderr, "{}padtune tune: {}\n", tty ? "\n" : "", what.substr(6));
+      print_error("{}padtune tune: {}\n", tty ? "\n" : "", what.substr(6));
       return;
     }
     if (tty) {
@@ -113,11 +115,12 @@ tuner::progress_fn make_progress() {
       if (done != total && now - *last < std::chrono::milliseconds(100)) return;
       *last = now;
       const int width = 30, filled = int(pct / 100 * width);
+      // The bar's own carriage return moves the cursor; what it quotes cannot (safe_text).
       fmt::print(stderr, "\r[{}{}] {:5.1f}% {}/{} ~{:.0f}s left  {:<60.60}", std::string(filled, '#'),
-                 std::string(width - filled, '.'), pct, done, total, eta, what);
-      if (done == total) fmt::print(stderr, "\n");
+                 std::string(width - filled, '.'), pct, done, total, eta, safe_text(what));
+      if (done == total) print_error("\n");
     } else if ((what.size() >= 6 && what.compare(what.size() - 6, 6, ": done") == 0) || what.rfind("waiting", 0) == 0) {
-      fmt::print(stderr, "[{:5.1f}%] {}/{} ~{:.0f}s left: {}\n", pct, done, total, eta, what);
+      print_error("[{:5.1f}%] {}/{} ~{:.0f}s left: {}\n", pct, done, total, eta, what);
     }
   };
 }
@@ -129,7 +132,7 @@ std::unique_ptr<tuner::work_team> join_team(const search_options& s, int* exit_c
   try {
     return tuner::join_launched_team();
   } catch (const std::exception& e) {
-    fmt::print(stderr, "padtune tune: {}\n", e.what());
+    print_error("padtune tune: {}\n", e.what());
     *exit_code = exit_usage;
     return nullptr;
   }
@@ -148,32 +151,32 @@ int run_tune_command(const search_options& s, const std::string& command) {
   // A team's rank takes the GPU of its rank on the host.
   const int device = team && o.where == backend::cuda ? tuner::cuda_device_for_local_rank(team->local_rank()) : -1;
   o.team = team.get();
-  if (!std::isfinite(s.budget) || s.budget < 0) {
-    fmt::print(stderr, "padtune tune: --budget must be a positive number of seconds, got {}\n", s.budget);
+  if (s.budget && (!std::isfinite(*s.budget) || *s.budget <= 0)) {
+    print_error("padtune tune: --budget must be a positive number of seconds, got {}\n", *s.budget);
     if (team) team->abort(exit_usage);
     return exit_usage;
   }
-  if (s.budget > 0) o.budget_seconds = s.budget;
-  if (s.budget > 0 && s.exhaustive) {
-    fmt::print(stderr, "padtune tune: --budget and --exhaustive exclude each other (one prunes, the other times every candidate in full)\n");
+  o.budget_seconds = s.budget;
+  if (s.budget && s.exhaustive) {
+    print_error("padtune tune: --budget and --exhaustive exclude each other (one prunes, the other times every candidate in full)\n");
     if (team) team->abort(exit_usage);
     return exit_usage;
   }
   if (s.hot_too && (s.cold_only || s.hot)) {
-    fmt::print(stderr, "padtune tune: --hot-too adds an L2-hot figure to L2-cold timing: not with --{}\n", s.hot ? "hot" : "cold-only");
+    print_error("padtune tune: --hot-too adds an L2-hot figure to L2-cold timing: not with --{}\n", s.hot ? "hot" : "cold-only");
     if (team) team->abort(exit_usage);
     return exit_usage;
   }
   o.exhaustive = s.exhaustive;
   o.exact_entries = !o.sizes.empty();  // a user's own shapes: each its own entry
   if (s.jit && o.where != backend::cuda) {
-    fmt::print(stderr, "padtune tune: --jit needs --backend cuda: JIT kernels are compiled by NVRTC for a GPU, and the "
+    print_error("padtune tune: --jit needs --backend cuda: JIT kernels are compiled by NVRTC for a GPU, and the "
                        "host backend cannot run them\n");
     return exit_usage;
   }
   o.jit = s.jit;
   if (!s.shard.empty() && !tuner::parse_shard(s.shard, o.shard)) {
-    fmt::print(stderr, "padtune tune: --shard '{}' is not I/N with 0 <= I < N\n", printable(s.shard));
+    print_error("padtune tune: --shard '{}' is not I/N with 0 <= I < N\n", printable(s.shard));
     return exit_usage;
   }
   o.results_dir = s.results_dir;
@@ -185,11 +188,11 @@ int run_tune_command(const search_options& s, const std::string& command) {
   // Isolation by default on the GPU, where a fault poisons the context; the host backend runs in
   // process unless asked, since its candidates are the same code the host tests run.
   if (s.isolate && s.no_isolate) {
-    fmt::print(stderr, "padtune tune: --isolate and --no-isolate exclude each other\n");
+    print_error("padtune tune: --isolate and --no-isolate exclude each other\n");
     return exit_usage;
   }
   if (!std::isfinite(s.candidate_timeout) || s.candidate_timeout <= 0) {
-    fmt::print(stderr, "padtune tune: --candidate-timeout must be a positive number of seconds, got {}\n", s.candidate_timeout);
+    print_error("padtune tune: --candidate-timeout must be a positive number of seconds, got {}\n", s.candidate_timeout);
     return exit_usage;
   }
   if (s.isolate || (o.where == backend::cuda && !s.no_isolate)) {
@@ -198,9 +201,18 @@ int run_tune_command(const search_options& s, const std::string& command) {
   }
   o.candidate_timeout_seconds = s.candidate_timeout;
   if (o.where == backend::host) {
-    fmt::print(stderr, "padtune tune: host backend: emulation on the CPU; its timings say nothing about GPU speed\n");
+    print_error("padtune tune: host backend: emulation on the CPU; its timings say nothing about GPU speed\n");
     o.measure.rule = tuner::stop_rule{3, 20, 0.02, 0.02};  // it ranks nothing real: keep it short
     o.retime_rounds = 5;
+  }
+  // The summary's path is checked before any work, as every output is.
+  std::optional<tuner::output_target> summary;
+  try {
+    if (!s.summary.empty() && rank == 0) summary = tuner::resolve_output(s.summary);
+  } catch (const std::exception& e) {
+    print_error("padtune tune: --summary {}\n", e.what());
+    if (team) team->abort(exit_code_of(e));
+    return exit_code_of(e);
   }
   o.interrupted = catch_interrupts();
   tuner::tune_report r;
@@ -209,7 +221,7 @@ int run_tune_command(const search_options& s, const std::string& command) {
     if (team && o.where == backend::cuda && o.worker_command.empty() && device >= 0) tuner::use_cuda_device(device);
     r = tuner::run_tune(o, make_progress());
   } catch (const std::exception& e) {
-    fmt::print(stderr, "padtune tune: {}{}\n", team ? fmt::format("rank {}: ", rank) : "", e.what());
+    print_error("padtune tune: {}{}\n", team ? fmt::format("rank {}: ", rank) : "", e.what());
     failed = exit_code_of(e);
   }
   if (failed != exit_ok) {
@@ -217,12 +229,12 @@ int run_tune_command(const search_options& s, const std::string& command) {
     return failed;
   }
   if (r.interrupted && !r.wrote_table) {
-    fmt::print(stderr, "padtune tune: {}interrupted before any measurement; no file was changed\n",
+    print_error("padtune tune: {}interrupted before any measurement; no file was changed\n",
                team ? fmt::format("rank {}: ", rank) : "");
     return exit_interrupted;
   }
   if (rank != 0) {  // rank 0 reports the run and writes the tables
-    fmt::print(stderr, "padtune tune: rank {}: {} measured in {:.1f} s, streamed to rank 0; {}\n", rank, r.measured, r.seconds,
+    print_error("padtune tune: rank {}: {} measured in {:.1f} s, streamed to rank 0; {}\n", rank, r.measured, r.seconds,
                tuner::phases_text(r.phases));
     return r.interrupted ? exit_interrupted : exit_ok;
   }
@@ -231,24 +243,41 @@ int run_tune_command(const search_options& s, const std::string& command) {
   } else {
     print_table(r.table);
   }
-  fmt::print(stderr, "padtune tune: {} measured, {} from the cache, {} failed, {} pruned in {:.1f} s; table {}, cache {}\n",
+  print_error("padtune tune: {} measured, {} from the cache, {} failed, {} pruned in {:.1f} s; table {}, cache {}\n",
              r.measured, r.from_cache, r.failed, r.pruned, r.seconds, r.table_path.string(), r.cache_path.string());
-  fmt::print(stderr, "padtune tune: {}time: {}\n", team ? "rank 0's " : "", tuner::phases_text(r.phases));
-  if (team) fmt::print(stderr, "padtune tune: {} ranks{}\n", team->size(), r.other_tables.empty() ? "" : "; tables of the other device models:");
-  for (const auto& t : r.other_tables) fmt::print(stderr, "  {}\n", t.string());
+  print_error("padtune tune: {}time: {}\n", team ? "rank 0's " : "", tuner::phases_text(r.phases));
+  if (team) print_error("padtune tune: {} ranks{}\n", team->size(), r.other_tables.empty() ? "" : "; tables of the other device models:");
+  for (const auto& t : r.other_tables) print_error("  {}\n", t.string());
   if (o.jit) {
     std::size_t jit_wins = 0;
     for (const table_entry& e : r.table.entries) jit_wins += is_jit_id(e.winner.id);
-    fmt::print(stderr, "padtune tune: --jit: JIT kernels (ids jit__...) won {} of {} entries\n", jit_wins, r.table.entries.size());
+    print_error("padtune tune: --jit: JIT kernels (ids jit__...) won {} of {} entries\n", jit_wins, r.table.entries.size());
   }
   if (!o.worker_command.empty())
-    fmt::print(stderr, "padtune tune: isolated in a worker process: {} faults, {} timeouts (with those from the cache), {} worker starts\n",
+    print_error("padtune tune: isolated in a worker process: {} faults, {} timeouts (with those from the cache), {} worker starts\n",
                r.faults, r.timeouts, r.worker_starts);
+  for (const std::string& u : r.unrunnable) print_error("padtune tune: no candidate ran on {}\n", u);
+  if (!r.unrunnable.empty())
+    print_error("padtune tune: {} shape(s) got no entry: the table is marked partial (exit 1)\n", r.unrunnable.size());
+  if (summary) {
+    nlohmann::json j = {{"table", safe_text(r.table_path.string())}, {"cache", safe_text(r.cache_path.string())},
+                        {"measured", r.measured}, {"from_cache", r.from_cache}, {"failed", r.failed}, {"pruned", r.pruned},
+                        {"seconds", r.seconds}, {"interrupted", r.interrupted}, {"complete", r.table.complete},
+                        {"unrunnable", nlohmann::json::array()}, {"other_tables", nlohmann::json::array()}};
+    for (const std::string& u : r.unrunnable) j["unrunnable"].push_back(safe_text(u));
+    for (const auto& t : r.other_tables) j["other_tables"].push_back(safe_text(t.string()));
+    try {
+      tuner::write_output(*summary, j.dump(2) + "\n", o.interrupted);
+    } catch (const std::exception& e) {
+      print_error("padtune tune: --summary {}\n", e.what());
+      return exit_code_of(e);
+    }
+  }
   if (r.interrupted) {
-    fmt::print(stderr, "padtune tune: interrupted; the table is marked partial, and running again resumes from the cache\n");
+    print_error("padtune tune: interrupted; the table is marked partial, and running again resumes from the cache\n");
     return exit_interrupted;
   }
-  return exit_ok;
+  return r.unrunnable.empty() ? exit_ok : exit_failed;
 }
 
 int run_verify_command(const search_options& s) {
@@ -262,7 +291,7 @@ int run_verify_command(const search_options& s) {
       try {
         ws = o.where == backend::cuda ? tuner::make_cuda_workspace(t, sh) : tuner::make_host_workspace(t, sh);
       } catch (const std::exception& e) {
-        fmt::print(stderr, "padtune verify: {} ({},{},{},{},{}): {}\n", name_of(t), sh.B, sh.C, sh.L, sh.pad_left, sh.pad_right, e.what());
+        print_error("padtune verify: {} ({},{},{},{},{}): {}\n", name_of(t), sh.B, sh.C, sh.L, sh.pad_left, sh.pad_right, e.what());
         return exit_failed;
       }
       for (const instantiation* i : tuner::candidates_for(t, o)) {
@@ -288,7 +317,9 @@ void add_tune_command(CLI::App& app, int* result) {
   add_search_options(tune, *s);
   tune->get_option("--sizes")->description("A file of shapes, 'B C L pad_left pad_right' per line: tune them as exact entries, "
                                            "which the dispatcher takes for those shapes before any bucket");
-  tune->add_option("--budget", s->budget, "Successive halving aiming at about this many seconds (default: exhaustive)");
+  tune->add_option("--budget", s->budget,
+                   "Successive halving aiming at about this many seconds (positive). Default: the contenders screened with "
+                   "a few samples and the close ones timed in full; --exhaustive: every candidate in full");
   tune->add_option("--results-dir", s->results_dir, "Where the table and the cache go (default: results)");
   tune->add_option("--table", s->table, "The table's path (default: RESULTS_DIR/<gpu>.json)");
   tune->add_option("--cache", s->cache, "The measurement cache's path (default: RESULTS_DIR/<gpu>.cache.jsonl)");
@@ -301,6 +332,9 @@ void add_tune_command(CLI::App& app, int* result) {
                  "Every instantiation (not only the contenders: what won or came second in a published table), each "
                  "timed in full (not screened first); the way published tables are made");
   tune->add_flag("--json", s->json, "Print the table as JSON");
+  tune->add_option("--summary", s->summary,
+                   "Also write the run's summary here as JSON: the table and cache it wrote, what it measured, the shapes "
+                   "no candidate ran on (what padtune.tune() reads)");
   tune->add_flag("--jit", s->jit,
                  "Also time JIT kernels (NVRTC, pads compiled in): the twin of each candidate for each distinct "
                  "(pad_left, pad_right) of the sweep, measured on the shapes with those pads; winners' ids say jit__ "

@@ -27,6 +27,13 @@ class results_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A table or cache of a schema newer than this padtune reads (a newer padtune wrote it): refused by
+/// every command, and never replaced or set aside.
+class newer_schema_error : public results_error {
+ public:
+  using results_error::results_error;
+};
+
 /// A file that could not be read or written: what() names the file and the OS error.
 class io_error : public std::runtime_error {
  public:
@@ -117,8 +124,22 @@ nlohmann::json to_json(const results_table& t);
 results_table table_from_json(const nlohmann::json& j, const std::string& source);
 
 /// Parses a table's text; `source` names it in errors. Throws results_error on empty, truncated,
-/// too deeply nested or wrong-schema text.
+/// too deeply nested or wrong-schema text (newer_schema_error for a newer schema).
 results_table parse_table(const std::string& text, const std::string& source);
+
+/// An entry of a table that could not be read: where it was, why, and its text as it was.
+struct rejected_entry {
+  std::size_t index = 0;  ///< its place in "entries"
+  std::string why;
+  std::string text;
+};
+
+/// As parse_table, but an entry that cannot be read goes to `rejected` instead of failing the
+/// whole table (the header must still read): what `padtune tune` keeps of a table it replaces.
+results_table parse_table_keeping_good(const std::string& text, const std::string& source, std::vector<rejected_entry>& rejected);
+
+/// The largest table file padtune reads (the H200's, 678 entries, is 1.3 MB).
+inline constexpr std::size_t max_table_bytes = std::size_t(64) << 20;
 /// Reads a table; throws results_error on a missing, empty, truncated or wrong-schema file, or one
 /// that is no regular file (a folder; a FIFO, which would block), io_error if reading fails.
 results_table read_table(const std::filesystem::path& path);

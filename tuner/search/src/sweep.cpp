@@ -65,7 +65,7 @@ bool parse_shard(const std::string& text, sweep_shard& out) {
   return true;
 }
 
-std::vector<shape5> read_sizes_file(const std::filesystem::path& path) { return parse_sizes(read_input_file(path), path.string()); }
+std::vector<shape5> read_sizes_file(const std::filesystem::path& path) { return parse_sizes(read_input_file(path, max_sizes_file_bytes, "sizes file"), path.string()); }
 
 std::vector<shape5> parse_sizes(const std::string& text, const std::string& source) {
   std::istringstream in(text);

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
+#include <map>
 #include <set>
 
+#include "padtune/search/id_filter.hpp"
 #include "padtune/search/jit_candidates.hpp"
 #include "padtune/store/output_file.hpp"
+#include "padtune/store/table_file.hpp"
 #include "padtune/search/sweep.hpp"
 #include "tune_run.hpp"
 
@@ -92,6 +94,9 @@ void tune_run::open_model(model_run& model) {
   if (model.cache_file.stream)
     throw usage_error(fmt::format("--cache {}: a cache must be a regular file (it is read back and appended to)", model.cache_file.name()));
   refuse_same_file(model.table, "--table", model.cache_file, "--cache");
+  // A table that must not be replaced (another device model, a newer schema) is refused now, before
+  // anything is measured; finish() looks again, since another run may write it meanwhile.
+  inspect_table(model.table, model.device);
   model.table_path = model.table.given;
   model.cache_path = model.cache_file.given;
   // One run at a time per cache: the others wait, then find the work done.
@@ -310,7 +315,18 @@ void tune_run::halve(model_run& model, workspace& ws, dtype type, const shape5& 
 void tune_run::finish(model_run& model, bool retime_here) {
   const phase_timer clock(report_.phases.selection);
   results_table t = select(model, retime_here);
-  keep_other_entries(model, t);
+  if (const std::vector<std::string> bad = unrunnable(model); !bad.empty()) {
+    t.complete = false;  // a shape asked for has no entry
+    for (const std::string& b : bad)
+      report_.unrunnable.push_back(models_.size() > 1 ? fmt::format("{}: {}", model.device.slug(), b) : b);
+  }
+  const table_on_disk old = inspect_table(model.table, model.device);
+  if (const std::size_t n = set_aside(old, model.table))
+    tell(fmt::format("note: {} of {} could not be read: set aside in {} ({}), never dropped",
+                     old.unreadable.empty() ? fmt::format("{} entr{}", n, n == 1 ? "y" : "ies") : std::string("the whole table"),
+                     model.table_path.string(), rejected_table_path(model.table).string(),
+                     old.unreadable.empty() ? old.rejected.front().why : old.unreadable));
+  keep_other_entries(old, t);
   write_output(model.table, table_text(t), o_.interrupted);
   if (&model == &models_.front()) {
     report_.table = std::move(t);
@@ -342,22 +358,36 @@ results_table tune_run::select(model_run& model, bool retime_here) {
   return t;
 }
 
-/// A run over part of the space (some dtypes, a filter, other sizes) must not drop what the table
-/// already knows, if the table on disk is of the same device model: a sweep keeps the entries of
-/// (dtype, bucket) pairs it did not cover (one it covered is measured anew, whatever its shapes) and
-/// every exact entry; a --sizes run (exact entries) keeps every sweep entry and the exact entries of
-/// other shapes. An unreadable table is replaced, with a warning.
-void tune_run::keep_other_entries(const model_run& model, results_table& t) const {
-  if (model.table.stream || !model.table.exists) return;  // a device or FIFO is not read back
-  results_table old;
-  try {
-    old = read_table(model.table.target);
-  } catch (const results_error& e) {
-    if (progress_) progress_(done_, total_, 0, std::string("note: replacing an unreadable table: ") + e.what());
-    return;
+std::vector<std::string> tune_run::unrunnable(const model_run& model) const {
+  if (stopped()) return {};  // an interrupted run's unmeasured shapes are only not measured yet
+  std::set<std::string> timed;
+  std::map<std::string, const measurement*> first_failure;
+  for (const measurement& m : model.all) {
+    if (m.id == memcpy_floor_id) continue;
+    const std::string key = shape_text(m.type, m.shape);
+    if (m.status == "ok") timed.insert(key);
+    else if (m.status != "pruned") first_failure.emplace(key, &m);
   }
-  if (!old.device.same_model(t.device)) return;
-  for (const table_entry& e : old.entries) {
+  std::vector<std::string> out;
+  for (const auto& [type, shapes] : plan_)
+    for (const shape5& s : shapes) {
+      const std::string key = shape_text(type, s);
+      if (timed.count(key)) continue;
+      const auto f = first_failure.find(key);
+      out.push_back(f == first_failure.end() ? key + ": no candidate applies"
+                                             : fmt::format("{}: {}: {}", key, f->second->status, f->second->error));
+    }
+  return out;
+}
+
+/// A run over part of the space (some dtypes, a filter, other sizes) must not drop what the table
+/// already knows (inspect_table refused a table of another device model): a sweep keeps the entries
+/// of (dtype, bucket) pairs it did not cover (one it covered is measured anew, whatever its shapes)
+/// and every exact entry; a --sizes run (exact entries) keeps every sweep entry and the exact entries
+/// of other shapes. What could not be read was set aside by finish().
+void tune_run::keep_other_entries(const table_on_disk& found, results_table& t) const {
+  if (!found.table) return;
+  for (const table_entry& e : found.table->entries) {
     const bool covered = std::any_of(t.entries.begin(), t.entries.end(), [&](const table_entry& n) {
       return e.exact ? same_place(n, e) : !n.exact && n.type == e.type && n.where == e.where;
     });
@@ -402,15 +432,10 @@ std::vector<const instantiation*> candidates_for(dtype type, const tune_options&
   // did: opt-in by --exhaustive, --variant or --filter); every candidate where no such table exists.
   if (!o.exhaustive && o.variants.empty() && o.filter.empty())
     if (std::vector<const instantiation*> c = contenders(type, o.where); !c.empty()) return c;
-  std::regex re;
-  try {
-    re = std::regex(o.filter.empty() ? ".*" : o.filter, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    throw results_error(fmt::format("--filter '{}' is not a valid regular expression: {}", o.filter, e.what()));
-  }
+  const id_filter filter(o.filter);
   std::vector<const instantiation*> out;
   for (const instantiation& i : registry()) {
-    if (i.type != type || !std::regex_search(i.id, re)) continue;
+    if (i.type != type || !filter.matches(i.id)) continue;
     if (!o.variants.empty() && std::find(o.variants.begin(), o.variants.end(), i.variant) == o.variants.end()) continue;
     out.push_back(&i);
   }

@@ -10,6 +10,7 @@
 
 #include "padtune/store/file_lock.hpp"
 #include "padtune/store/output_file.hpp"
+#include "padtune/store/table_file.hpp"
 #include "padtune/search/tune.hpp"
 #include "padtune/team/work_team.hpp"
 #include "padtune/isolate/worker.hpp"
@@ -102,7 +103,10 @@ class tune_run {
   /// else their cached timings stand in (a model whose GPU this process does not have).
   void finish(model_run& model, bool retime_here);
   results_table select(model_run& model, bool retime_here);
-  void keep_other_entries(const model_run& model, results_table& t) const;
+  void keep_other_entries(const table_on_disk& found, results_table& t) const;
+  /// The model's planned shapes that no candidate ran on to a timing (each with its first failure):
+  /// they get no entry, and the table is not complete.
+  std::vector<std::string> unrunnable(const model_run& model) const;
 
   // The team run (tune_team.cpp).
   void group_models(work_team& team, const device_fingerprint& mine);

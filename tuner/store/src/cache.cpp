@@ -114,7 +114,7 @@ cache_file parse_cache(const std::string& text, const std::string& name) {
 }
 
 cache_file read_cache(const std::filesystem::path& path) {
-  const std::string text = read_input_file(path);
+  const std::string text = read_input_file(path, max_input_bytes, "measurement cache");
   if (text.empty()) throw results_error(fmt::format("{}: the file is empty", path.string()));
   return parse_cache(text, path.string());
 }
@@ -133,7 +133,7 @@ measurement_cache::measurement_cache(std::filesystem::path path, const device_fi
     // Timings of other kernel code are not mixed in. A header without the field predates it: taken
     // as it is, with a warning, since no later kernel edit can be told apart from it.
     if (f.kernel_sources.empty()) {
-      std::fprintf(stderr, "padtune: %s does not record which kernel sources it measured; it is used as it is\n", name.c_str());
+      print_error("padtune: {} does not record which kernel sources it measured; it is used as it is\n", name);
     } else if (f.kernel_sources != kernel_sources_hash) {
       throw results_error(fmt::format("{}: measured kernel sources \"{}\", this padtune was built from {} (kernels/device changed): "
                                       "move the file away or pass another --cache", name, printable(f.kernel_sources), kernel_sources_hash));

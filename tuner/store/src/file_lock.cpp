@@ -15,16 +15,22 @@
 namespace padtune::tuner {
 
 file_lock::file_lock(const std::filesystem::path& path, const std::function<void()>& waiting,
-                     const std::atomic<bool>* interrupted) {
-  std::error_code ec;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+                     const std::atomic<bool>* interrupted, mode how) {
+  if (how == mode::shared) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0 && (errno == ENOENT || errno == EACCES)) return;  // no writer took it here, or none we could wait for
+  } else {
+    std::error_code ec;
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  }
   if (fd_ < 0) throw io_error(fmt::format("{}: cannot be opened as a lock: {}", path.string(), std::strerror(errno)));
+  const int operation = how == mode::shared ? LOCK_SH : LOCK_EX;
   bool told = false;
   // Polled rather than blocking in flock: a signal that lands just before a blocking call would go
   // unseen until the other run let go, which is the wait a user means to cut short.
   for (;;) {
-    if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
+    if (::flock(fd_, operation | LOCK_NB) == 0) return;
     if (errno != EWOULDBLOCK && errno != EINTR) {
       const int e = errno;
       ::close(fd_);

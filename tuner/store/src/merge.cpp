@@ -126,7 +126,7 @@ merged_device merge_group(const std::vector<const merge_input*>& group, const st
 
 merge_input read_merge_input(const std::filesystem::path& path) {
   const std::string name = path.string();
-  const std::string text = read_input_file(path);
+  const std::string text = read_input_file(path, max_input_bytes, "table or cache");
   merge_input in;
   in.path = path;
   if (!looks_like_cache(text)) {

@@ -29,8 +29,12 @@ std::vector<shape5> take_shard(const std::vector<shape5>& shapes, sweep_shard sh
 /// Parses "I/N" (0 <= I < N); false for anything else.
 bool parse_shard(const std::string& text, sweep_shard& out);
 
+/// The largest sizes file padtune reads: about 500000 shapes.
+inline constexpr std::size_t max_sizes_file_bytes = std::size_t(16) << 20;
+
 /// Reads "B C L pad_left pad_right" per line (commas or spaces; '#' starts a comment). Throws
-/// results_error naming the file and line for text that is not a valid shape.
+/// results_error naming the file and line for text that is not a valid shape, or a file over
+/// max_sizes_file_bytes.
 std::vector<shape5> read_sizes_file(const std::filesystem::path& path);
 /// The same on text; `source` names it in errors.
 std::vector<shape5> parse_sizes(const std::string& text, const std::string& source);

@@ -25,7 +25,7 @@ struct tune_options {
   /// Also the JIT twins of the candidates for each distinct pads of the sweep (jit_candidates.hpp);
   /// CUDA backend only. Each is measured only on the shapes with its pads.
   bool jit = false;
-  std::string filter;                 ///< ECMAScript regex over ids; empty: every id
+  std::string filter;                 ///< POSIX extended regex over ids (id_filter.hpp); empty: every id
   std::vector<shape5> sizes;          ///< empty: the default sweep (cuda) or the small sweep (host)
   /// The table's entries, one per shape: exact (padtune tune --sizes: served to that shape alone),
   /// or the sweep's (voters for the shapes near them).
@@ -81,6 +81,9 @@ struct tune_report {
   tune_phases phases;
   bool interrupted = false;
   bool wrote_table = false;  ///< false for an interrupted run that measured nothing: it changes no file
+  /// Shapes asked for on which no candidate ran ("f32 (2,3,10,2,1): launch_failed: workspace: ..."):
+  /// the table is written without them and marked partial, and the command fails (exit 1).
+  std::vector<std::string> unrunnable;
 };
 
 /// One line: "1.2 s workspaces, 0.4 s verify, 9.8 s timing (51000 samples, 192 us each), ...".

@@ -10,11 +10,18 @@ namespace padtune::tuner {
 
 class file_lock {
  public:
-  /// Locks path (created if missing). If another process holds it, calls waiting() once, then
-  /// waits until it is free, checking `interrupted` (set by a signal handler) as it waits: set, it
-  /// gives up with interrupted_error. Throws io_error if the file cannot be opened or locked.
+  /// exclusive: a writer's; the lock file is created if missing. shared: a reader's (padtune merge's
+  /// input caches), beside writers of none; it opens the lock file for reading and creates none, so
+  /// reading needs no write access: where no lock file exists, no writer ever took it, and nothing
+  /// is held.
+  enum class mode { exclusive, shared };
+
+  /// Locks path. If another process holds it (exclusively, or at all for an exclusive lock), calls
+  /// waiting() once, then waits until it is free, checking `interrupted` (set by a signal handler) as
+  /// it waits: set, it gives up with interrupted_error. Throws io_error if the file cannot be opened
+  /// (an exclusive lock) or locked.
   explicit file_lock(const std::filesystem::path& path, const std::function<void()>& waiting = {},
-                     const std::atomic<bool>* interrupted = nullptr);
+                     const std::atomic<bool>* interrupted = nullptr, mode how = mode::exclusive);
   ~file_lock();
   file_lock(const file_lock&) = delete;
   file_lock& operator=(const file_lock&) = delete;

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# What padtune does with what a careless or hostile user hands it (docs/reliability.md), on the
+# host backend: tables it must not replace, tables it cannot read, names that are not UTF-8 or
+# carry control bytes, a FIFO nobody reads, caches in a folder nobody may write, inputs too large
+# to read, a regular expression that would never end, shapes no candidate can run.
+# Usage: hostile_inputs.sh PADTUNE SOURCE_DIR SCRATCH_DIR
+set -uo pipefail
+padtune=$1 source=$2 dir=$3
+rm -rf "$dir" && mkdir -p "$dir"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# expect CODE NAME COMMAND...: runs it, output in $dir/NAME.out; fails unless it exits with CODE.
+expect() {
+  local code=$1 name=$2
+  shift 2
+  "$@" > "$dir/$name.out" 2>&1
+  local rc=$?
+  [ "$rc" -eq "$code" ] || { cat "$dir/$name.out"; fail "$name: exit $rc, expected $code"; }
+}
+says() { grep -qF -- "$2" "$dir/$1.out" || { cat "$dir/$1.out"; fail "$1 does not say: $2"; }; }
+unchanged() { cmp -s "$1" "$2" || fail "$1 changed"; }
+entries() { python3 -c "import json, sys; print(len(json.load(open(sys.argv[1], encoding='utf-8'))['entries']))" "$1"; }
+tune=(tune --backend host --dtype f32 --filter '__(rowtile|flat)__bo1024__t256__w16$')
+printf '2 3 10 2 1\n' > "$dir/mine.txt"
+printf '2 4 40 3 1\n' > "$dir/other.txt"
+
+# D1. A table of another device model is refused before any work (exit 3), naming both; it keeps
+#     every entry, and nothing is measured.
+cp "$source/results/nvidia-h200.json" "$dir/T.json"
+expect 3 foreign "$padtune" "${tune[@]}" --sizes "$dir/mine.txt" --table "$dir/T.json" --cache "$dir/mine.cache.jsonl"
+says foreign "is a table of NVIDIA H200"
+says foreign "this run measures host emulation"
+unchanged "$source/results/nvidia-h200.json" "$dir/T.json"
+[ ! -e "$dir/mine.cache.jsonl" ] || fail "a refused tune measured into its cache"
+
+# D2. A newer schema is refused (exit 3) and left as it was; a table with one bad entry keeps the
+#     good ones and sets the bad one aside; a table that does not read at all is set aside whole.
+expect 0 first "$padtune" "${tune[@]}" --sizes "$dir/mine.txt" --table "$dir/mine.json" --results-dir "$dir/r"
+sed 's/"schema": *1/"schema": 2/' "$dir/mine.json" > "$dir/newer.json"
+cp "$dir/newer.json" "$dir/newer.before"
+expect 3 newer "$padtune" "${tune[@]}" --sizes "$dir/other.txt" --table "$dir/newer.json" --results-dir "$dir/r"
+says newer "a newer padtune's table"
+unchanged "$dir/newer.before" "$dir/newer.json"
+printf '2 3 10 2 1\n2 3 12 1 1\n' > "$dir/two.txt"
+expect 0 two "$padtune" "${tune[@]}" --sizes "$dir/two.txt" --table "$dir/bad_entry.json" --results-dir "$dir/r"
+python3 - "$dir/bad_entry.json" <<'EOF'
+import json, sys
+t = json.load(open(sys.argv[1]))
+t["entries"][1]["winner"]["median_us"] = -1
+json.dump(t, open(sys.argv[1], "w"), indent=1)
+EOF
+expect 0 bad_entry "$padtune" "${tune[@]}" --sizes "$dir/other.txt" --table "$dir/bad_entry.json" --results-dir "$dir/r"
+says bad_entry "1 entry of $dir/bad_entry.json could not be read: set aside in $dir/bad_entry.json.rejected"
+[ "$(entries "$dir/bad_entry.json")" = 2 ] || fail "bad_entry.json: the good old entry and the new one should be there"
+grep -q 'median_us.*is negative' "$dir/bad_entry.json.rejected" || fail "the bad entry is not set aside with why"
+grep -q '"median_us":-1' "$dir/bad_entry.json.rejected" || fail "the bad entry's text is not set aside"
+printf 'not a table \001\n' > "$dir/garbage.json"
+expect 0 garbage "$padtune" "${tune[@]}" --sizes "$dir/mine.txt" --table "$dir/garbage.json" --results-dir "$dir/r"
+says garbage "the whole table of $dir/garbage.json could not be read"
+grep -q '^not a table' "$dir/garbage.json.rejected" || fail "the unreadable table is not set aside whole"
+"$padtune" show "$dir/garbage.json" > /dev/null || fail "the new table does not read back"
+
+# D5, D6. A file name that is not UTF-8 is carried escaped; control bytes in names and in
+#     environment values reach the terminal escaped (\xNN), never raw.
+bad=$(printf '%s/name\377.json' "$dir")
+expect 0 not_utf8 "$padtune" "${tune[@]}" --sizes "$dir/mine.txt" --table "$bad" --results-dir "$dir/r"
+python3 -c "import json, sys; t = json.load(open(sys.argv[1], encoding='utf-8')); assert 'name\\\\xff.json' in t['command'], t['command']" "$bad" \
+  || fail "the table of a non-UTF-8 name does not read as UTF-8 JSON with the name escaped"
+expect 0 not_utf8_explain "$padtune" explain --backend host --results "$bad" --shape 2,3,13,2,1 --dtype f32 --json
+python3 -c "import json, sys; t = json.load(open(sys.argv[1], encoding='utf-8')); assert '\\\\xff' in t['table']" "$dir/not_utf8_explain.out" \
+  || fail "explain --json of a non-UTF-8 table name is not JSON"
+evil=$(printf '%s/x\033]0;pwned\007.txt' "$dir")
+expect 3 control_bytes "$padtune" "${tune[@]}" --sizes "$evil" --results-dir "$dir/r"
+says control_bytes 'x\x1b]0;pwned\x07.txt'
+! grep -q $'\033' "$dir/control_bytes.out" || fail "an escape byte reached the terminal raw"
+expect 0 control_env env PADTUNE_RESULTS="$evil" "$padtune" explain --backend host --shape 2,3,13,2,1 --dtype f32
+says control_env 'x\x1b]0;pwned\x07.txt'
+! grep -q $'\033' "$dir/control_env.out" || fail "an escape byte of PADTUNE_RESULTS reached the terminal raw"
+
+# D7. run --dx FIFO waits for a reader; SIGTERM ends the wait: exit 130 and a message.
+mkfifo "$dir/nobody.fifo"
+"$padtune" run --backend host --shape 2,4,8,2,3 --dtype f32 --dx "$dir/nobody.fifo" > "$dir/fifo_term.out" 2>&1 &
+runner=$!
+sleep 1
+kill -TERM "$runner"
+rc=0
+wait "$runner" || rc=$?
+[ "$rc" -eq 130 ] || { cat "$dir/fifo_term.out"; fail "run --dx FIFO exited $rc on SIGTERM, expected 130"; }
+says fifo_term "interrupted while waiting for a reader"
+
+# D8. merge reads caches without writing beside them: no lock file appears beside an input, and a
+#     refused merge leaves none either.
+mkdir -p "$dir/ro"
+cp "$dir/r/host-emulation.cache.jsonl" "$dir/ro/in.cache.jsonl"
+[ "$(id -u)" = 0 ] || chmod a-w "$dir/ro"
+expect 0 merge_readonly "$padtune" merge "$dir/ro/in.cache.jsonl" -o "$dir/merged.json"
+[ ! -e "$dir/ro/in.cache.jsonl.lock" ] || fail "merge created a lock beside its input"
+printf 'garbage\n' > "$dir/broken.cache.jsonl"
+expect 3 merge_refused "$padtune" merge "$dir/ro/in.cache.jsonl" "$dir/broken.cache.jsonl" -o "$dir/m2.json" --cache-output "$dir/m2.cache.jsonl"
+for lock in "$dir/ro/in.cache.jsonl.lock" "$dir/broken.cache.jsonl.lock" "$dir/m2.cache.jsonl.lock"; do
+  [ ! -e "$lock" ] || fail "a refused merge left $lock"
+done
+chmod u+w "$dir/ro"
+
+# D9. Inputs have stated size limits: a file over one is refused by name before it is read.
+truncate -s 17M "$dir/huge_sizes.txt"
+expect 3 huge_sizes "$padtune" "${tune[@]}" --sizes "$dir/huge_sizes.txt" --results-dir "$dir/r"
+says huge_sizes "huge_sizes.txt: 17825792 bytes or more, over the limit of 16777216 bytes for a sizes file"
+truncate -s 65M "$dir/huge.json"
+expect 3 huge_table "$padtune" show "$dir/huge.json"
+says huge_table "over the limit of 67108864 bytes for a table"
+
+# D13. --budget must be positive; the help says what the default search is.
+expect 2 budget_zero "$padtune" "${tune[@]}" --budget 0 --results-dir "$dir/r5"
+says budget_zero "--budget must be a positive number of seconds, got 0"
+[ ! -e "$dir/r5" ] || fail "a refused --budget wrote to its results folder"
+expect 0 help "$padtune" tune --help
+says help "Default: the contenders screened"
+
+# D14. A filter whose backtracking would never end answers at once; one that would compile too
+#     large is refused by name.
+expect 0 regex_bomb timeout 10 "$padtune" list --filter '(.*)*X'
+expect 0 regex_bomb_match timeout 10 "$padtune" list --filter '((a|aa)*)*c|(.*.*)*__f32__flat__bo1024__t256__w16$'
+says regex_bomb_match "constant_pad1d_backward__f32__flat__bo1024__t256__w16"
+expect 3 regex_too_big timeout 10 "$padtune" list --filter '((a{1,255}){1,255}){1,255}'
+says regex_too_big "multiply to more than 1000 copies"
+expect 3 regex_backref "$padtune" list --filter '(a)\1'
+
+# D15. A shape no candidate can run (its buffers cannot be had) is named, gets no entry, the table
+#     is not called complete, and the run fails (exit 1); the other shapes keep their entries.
+printf '2 3 10 2 1\n1 1 4398046511104 0 0\n' > "$dir/no_memory.txt"
+# (Under AddressSanitizer too: its allocator must answer 16 TB with an exception, as malloc does.)
+expect 1 no_memory env ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1" \
+  "$padtune" "${tune[@]}" --sizes "$dir/no_memory.txt" --table "$dir/no_memory.json" --results-dir "$dir/r6"
+says no_memory "no candidate ran on f32 (1,1,4398046511104,0,0): launch_failed: workspace:"
+python3 -c "import json, sys; t = json.load(open(sys.argv[1])); assert t['complete'] is False and len(t['entries']) == 1, t" "$dir/no_memory.json" \
+  || fail "no_memory.json should hold the one shape that ran and be marked partial"
+
+echo "hostile inputs: foreign, newer and broken tables; non-UTF-8 and control bytes; an unread FIFO; read-only merge; size limits; budget 0; regex bombs; unrunnable shapes"

@@ -1,0 +1,183 @@
+// A tune never destroys a table: a table of another device model or of a newer schema is refused
+// before any work; what cannot be read is set aside, never dropped; a shape nothing could run fails
+// the run and leaves the table partial. And the pieces that hold it: escaped text, bounded reads,
+// a --filter that cannot run away, shared locks that create nothing.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "padtune/detail/input.hpp"
+#include "padtune/search/id_filter.hpp"
+#include "padtune/store/file_lock.hpp"
+#include "padtune/store/table_file.hpp"
+#include "quick_tune.hpp"
+
+namespace padtune::tuner {
+namespace {
+
+std::filesystem::path fresh_dir(const std::string& name) {
+  const auto d = std::filesystem::temp_directory_path() / ("padtune_table_safety_" + name);
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+std::string file_text(const std::filesystem::path& p) { return read_input_file(p); }
+
+void write_text(const std::filesystem::path& p, const std::string& text) { std::ofstream(p, std::ios::trunc) << text; }
+
+/// A table written by a quick host tune of `sizes`, at dir/name.
+std::filesystem::path tuned_table(const std::filesystem::path& dir, const std::string& name, std::vector<shape5> sizes) {
+  tune_options o = quick_tune_options(dir);
+  o.dtypes = {dtype::f32};
+  o.sizes = std::move(sizes);
+  o.exact_entries = true;
+  o.table_path = dir / name;
+  run_tune(o, nullptr);
+  return o.table_path;
+}
+
+TEST(TableSafety, ATableOfAnotherDeviceModelIsRefusedBeforeAnyWork) {
+  const auto dir = fresh_dir("foreign");
+  const std::filesystem::path table = dir / "T.json";
+  std::filesystem::copy_file(std::filesystem::path(PADTUNE_SOURCE_DIR) / "results/nvidia-h200.json", table);
+  const std::string before = file_text(table);
+  tune_options o = quick_tune_options(dir);
+  o.table_path = table;
+  try {
+    run_tune(o, nullptr);
+    ADD_FAILURE() << "the H200 table was replaced by a host table";
+  } catch (const results_error& e) {
+    EXPECT_NE(std::string(e.what()).find("is a table of NVIDIA H200"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("host emulation"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(file_text(table), before);
+  EXPECT_FALSE(std::filesystem::exists(dir / "host-emulation.cache.jsonl")) << "a refused run measured";
+}
+
+TEST(TableSafety, ANewerSchemaIsRefusedAndLeftAsItWas) {
+  const auto dir = fresh_dir("newer");
+  const auto table = tuned_table(dir, "t.json", {{2, 3, 10, 2, 1}});
+  nlohmann::json j = nlohmann::json::parse(file_text(table));
+  j["schema"] = results_schema_version + 1;
+  write_text(table, j.dump(1));
+  const std::string before = file_text(table);
+  EXPECT_THROW(read_table(table), newer_schema_error);
+  tune_options o = quick_tune_options(dir);
+  o.table_path = table;
+  EXPECT_THROW(run_tune(o, nullptr), results_error);
+  EXPECT_EQ(file_text(table), before);
+}
+
+TEST(TableSafety, BadEntriesAreSetAsideAndTheGoodOnesKept) {
+  const auto dir = fresh_dir("bad_entry");
+  const auto table = tuned_table(dir, "t.json", {{2, 3, 10, 2, 1}, {2, 3, 12, 1, 1}});
+  nlohmann::json j = nlohmann::json::parse(file_text(table));
+  ASSERT_EQ(j["entries"].size(), 2u);
+  j["entries"][1]["winner"]["median_us"] = -1;
+  write_text(table, j.dump(1));
+  std::vector<rejected_entry> rejected;
+  const results_table kept = parse_table_keeping_good(file_text(table), "t.json", rejected);
+  ASSERT_EQ(kept.entries.size(), 1u);
+  ASSERT_EQ(rejected.size(), 1u);
+  EXPECT_EQ(rejected[0].index, 1u);
+  EXPECT_NE(rejected[0].why.find("median_us' is negative"), std::string::npos) << rejected[0].why;
+
+  const auto again = tuned_table(dir, "t.json", {{2, 4, 40, 3, 1}});  // another shape: both old and new stay
+  const results_table t = read_table(again);
+  ASSERT_EQ(t.entries.size(), 2u);
+  const std::string aside = file_text(dir / "t.json.rejected");
+  EXPECT_NE(aside.find("# entries[1]: "), std::string::npos) << aside;
+  EXPECT_NE(aside.find("\"median_us\":-1"), std::string::npos) << aside;
+}
+
+TEST(TableSafety, AnUnreadableTableIsSetAsideWhole) {
+  const auto dir = fresh_dir("garbage");
+  write_text(dir / "t.json", "{\"schema\": 1, \"truncated");
+  const auto table = tuned_table(dir, "t.json", {{2, 3, 10, 2, 1}});
+  EXPECT_EQ(read_table(table).entries.size(), 1u);
+  const std::string aside = file_text(dir / "t.json.rejected");
+  EXPECT_NE(aside.find("the whole table"), std::string::npos) << aside;
+  EXPECT_NE(aside.find("{\"schema\": 1, \"truncated"), std::string::npos) << aside;
+  write_text(dir / "t.json", "second garbage");  // a second one is added, the first kept
+  tuned_table(dir, "t.json", {{2, 3, 10, 2, 1}});
+  const std::string both = file_text(dir / "t.json.rejected");
+  EXPECT_NE(both.find("truncated"), std::string::npos);
+  EXPECT_NE(both.find("second garbage"), std::string::npos);
+}
+
+TEST(TableSafety, AShapeNoCandidateRunsFailsTheRunAndLeavesThePartialTable) {
+  const auto dir = fresh_dir("unrunnable");
+  tune_options o = quick_tune_options(dir);
+  o.dtypes = {dtype::f32};
+  o.sizes = {{2, 3, 10, 2, 1}, {1, 1, 1LL << 42, 0, 0}};  // 16 TB of dy: no buffer
+  o.exact_entries = true;
+  const tune_report r = run_tune(o, nullptr);
+  ASSERT_EQ(r.unrunnable.size(), 1u);
+  EXPECT_NE(r.unrunnable[0].find("f32 (1,1,4398046511104,0,0): launch_failed: workspace:"), std::string::npos) << r.unrunnable[0];
+  const results_table t = read_table(r.table_path);
+  EXPECT_FALSE(t.complete);
+  EXPECT_EQ(t.entries.size(), 1u);
+}
+
+TEST(SafeText, KeepsUtf8AndEscapesControlsAndBrokenBytes) {
+  EXPECT_EQ(safe_text("plain /tmp/a b.json"), "plain /tmp/a b.json");
+  EXPECT_EQ(safe_text("line\nand\ttab"), "line\nand\ttab");
+  EXPECT_EQ(safe_text("Gr\xc3\xbc\xc3\x9f \xe2\x82\xac \xf0\x9f\x98\x80"), "Gr\xc3\xbc\xc3\x9f \xe2\x82\xac \xf0\x9f\x98\x80");
+  EXPECT_EQ(safe_text("x\x1b]0;pwned\x07y\r\x7f"), "x\\x1b]0;pwned\\x07y\\x0d\\x7f");
+  EXPECT_EQ(safe_text("name\xff.json"), "name\\xff.json");
+  EXPECT_EQ(safe_text("\xc2\x9b" "31m"), "\\xc2\\x9b31m");  // C1 CSI, a terminal's escape in 8 bits
+  EXPECT_EQ(safe_text("\xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \xe2\x82"), "\\xc0\\xaf \\xed\\xa0\\x80 \\xf4\\x90\\x80\\x80 \\xe2\\x82");
+  const std::string escaped = safe_text(std::string("nul\0byte", 8));
+  EXPECT_EQ(escaped, "nul\\x00byte");
+  // Whatever the bytes, the result is valid UTF-8: a JSON dump of it cannot throw.
+  std::string all;
+  for (int c = 0; c < 256; ++c) all += char(c);
+  EXPECT_NO_THROW((void)nlohmann::json(safe_text(all)).dump());
+}
+
+TEST(InputLimits, AFileOverItsLimitIsRefusedByName) {
+  const auto dir = fresh_dir("limits");
+  write_text(dir / "small.txt", std::string(100, 'x'));
+  EXPECT_EQ(read_input_file(dir / "small.txt", 100, "test file").size(), 100u);
+  try {
+    read_input_file(dir / "small.txt", 99, "test file");
+    ADD_FAILURE() << "a file over its limit was read";
+  } catch (const results_error& e) {
+    EXPECT_NE(std::string(e.what()).find("small.txt: 100 bytes or more, over the limit of 99 bytes for a test file"),
+              std::string::npos) << e.what();
+  }
+}
+
+TEST(IdFilter, MatchesAnywhereAndNeverRunsAway) {
+  const std::string id = "constant_pad1d_backward__f32__flat__bo1024__t256__w16";
+  EXPECT_TRUE(id_filter("").matches(id));
+  EXPECT_TRUE(id_filter("__(rowtile|flat)__bo1024__t256__w16$").matches(id));
+  EXPECT_FALSE(id_filter("^flat").matches(id));
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_FALSE(id_filter("(.*)*X").matches(id));
+  EXPECT_FALSE(id_filter("((a|aa)*)*c$").matches(id + "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
+  EXPECT_THROW(id_filter("(["), results_error);
+  EXPECT_THROW(id_filter("(a)\\1"), results_error);
+  EXPECT_THROW(id_filter("((a{1,255}){1,255}){1,255}"), results_error);
+  EXPECT_THROW(id_filter(std::string(id_filter::max_pattern_bytes + 1, 'a')), results_error);
+  EXPECT_TRUE(id_filter("f(32){1,3}__").matches(id));
+}
+
+TEST(FileLock, ASharedLockCreatesNothingAndWaitsForAWriter) {
+  const auto dir = fresh_dir("lock");
+  const auto lock = dir / "c.cache.jsonl.lock";
+  { const file_lock reader(lock, {}, nullptr, file_lock::mode::shared); }
+  EXPECT_FALSE(std::filesystem::exists(lock)) << "a reader created the lock file";
+  const file_lock writer(lock);  // exclusive: creates it
+  EXPECT_TRUE(std::filesystem::exists(lock));
+  std::atomic<bool> stop{true};  // a reader that would have to wait gives up at once: it was not let in
+  EXPECT_THROW(file_lock(lock, {}, &stop, file_lock::mode::shared), interrupted_error);
+}
+
+}  // namespace
+}  // namespace padtune::tuner

@@ -1,0 +1,54 @@
+#include "padtune/store/table_file.hpp"
+
+#include <fmt/format.h>
+
+#include "padtune/detail/input.hpp"
+
+namespace padtune::tuner {
+
+table_on_disk inspect_table(const output_target& out, const device_fingerprint& device) {
+  table_on_disk found;
+  if (out.stream || !out.exists) return found;  // a device or FIFO is not read back
+  const std::string name = out.name();
+  const std::string text = read_input_file(out.target, max_table_bytes, "table");
+  try {
+    found.table = parse_table_keeping_good(text, name, found.rejected);
+  } catch (const newer_schema_error& e) {
+    throw results_error(fmt::format("--table {}; nothing was measured or written", e.what()));
+  } catch (const results_error& e) {
+    found.unreadable = e.what();
+    found.unreadable_text = text;
+    found.rejected.clear();
+    return found;
+  }
+  const device_fingerprint& theirs = found.table->device;
+  if (!theirs.same_model(device))
+    throw results_error(fmt::format("--table {} is a table of {}; this run measures {}: it would replace that table's {} "
+                                    "entries, so it is refused. Nothing was measured or written: move the file away or pass "
+                                    "another --table", name, theirs.describe(), device.describe(), found.table->entries.size()));
+  return found;
+}
+
+std::filesystem::path rejected_table_path(const output_target& out) { return out.target.string() + ".rejected"; }
+
+std::size_t set_aside(const table_on_disk& found, const output_target& out) {
+  if (!found.has_something_to_set_aside()) return 0;
+  const std::filesystem::path aside_path = rejected_table_path(out);
+  std::string aside;
+  std::error_code ec;
+  if (std::filesystem::exists(aside_path, ec)) aside = read_input_file(aside_path);  // kept: earlier runs' pieces
+  if (!found.unreadable.empty()) {
+    aside += fmt::format("# {}: the whole table {} set aside by padtune {} before it was replaced: {}\n", utc_now(), out.name(),
+                         harness_version, found.unreadable);
+    aside += found.unreadable_text;
+    if (!found.unreadable_text.empty() && found.unreadable_text.back() != '\n') aside += '\n';
+  } else {
+    aside += fmt::format("# {}: {} entr{} of {} set aside by padtune {} (entries[index]: why, then the entry as it was)\n",
+                         utc_now(), found.rejected.size(), found.rejected.size() == 1 ? "y" : "ies", out.name(), harness_version);
+    for (const rejected_entry& r : found.rejected) aside += fmt::format("# entries[{}]: {}\n{}\n", r.index, r.why, r.text);
+  }
+  write_output(aside_path, aside);
+  return found.unreadable.empty() ? found.rejected.size() : 1;
+}
+
+}  // namespace padtune::tuner
