@@ -1,9 +1,11 @@
 // JIT kernel objects without a GPU: the seed's surface, NVRTC compiles of every variant and dtype,
 // the on-disk cache (hits, misses, bad entries, concurrent writers) and NVRTC's log on errors.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -194,6 +196,27 @@ TEST(JitCompile, CompilesACubinForANamedArchitecture) {
   EXPECT_EQ(c.image.substr(0, 4), "\x7f" "ELF");
   EXPECT_EQ(c.arch, "sm_90");
   EXPECT_EQ(c.nvrtc_version, nvrtc_version());
+}
+
+TEST(JitCompile, TargetsTheGpuItRunsOnOrPtxWhereNvrtcIsOlder) {
+  const std::vector<int> supported = nvrtc_architectures();
+  ASSERT_FALSE(supported.empty());
+  for (int a : {80, 86, 89, 90, 100, 120})  // the architectures the package carries SASS for
+    EXPECT_NE(std::find(supported.begin(), supported.end(), a), supported.end()) << "NVRTC " << nvrtc_version() << ": sm_" << a;
+  const jit_target own = device_target(90, supported, image_format::cubin);
+  EXPECT_EQ(own.arch, "sm_90");
+  EXPECT_EQ(own.format, image_format::cubin);
+  const jit_target later = device_target(supported.back() + 37, supported, image_format::cubin);  // a GPU after this NVRTC
+  EXPECT_EQ(later.arch, fmt::format("sm_{}", supported.back()));
+  EXPECT_EQ(later.format, image_format::ptx);
+  const jit_target between = device_target(95, {80, 90, 100}, image_format::cubin);  // unknown to NVRTC, newer than sm_90
+  EXPECT_EQ(between.arch, "sm_90");
+  EXPECT_EQ(between.format, image_format::ptx);
+  EXPECT_THROW(device_target(70, {75, 80}, image_format::cubin), error);
+  // PTX for a later GPU compiles here (the driver would finish it on that GPU).
+  const ConstantPad1dBackward<float> k(2, 3, 16);
+  const compiled c = compile(k, {later.format, later.arch, false, {}});
+  EXPECT_NE(c.image.find(".target sm_" + std::to_string(supported.back())), std::string::npos);
 }
 
 TEST(JitCompile, RefusesAMalformedArchitecture) {

@@ -114,6 +114,28 @@ std::string current_arch() {
   return fmt::format("sm_{}{}", major, minor);
 }
 
+std::vector<int> nvrtc_architectures() {
+  int count = 0;
+  if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0) return {};
+  std::vector<int> archs(static_cast<std::size_t>(count));
+  if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return {};
+  std::sort(archs.begin(), archs.end());
+  return archs;
+}
+
+jit_target device_target(int device, const std::vector<int>& supported, image_format format) {
+  if (supported.empty()) return {fmt::format("sm_{}", device), format};  // NVRTC did not say: ask for the device's own
+  if (std::find(supported.begin(), supported.end(), device) != supported.end()) return {fmt::format("sm_{}", device), format};
+  int below = 0;
+  for (int a : supported)
+    if (a < device) below = std::max(below, a);
+  if (below == 0)
+    throw error(status::invalid_config, fmt::format("NVRTC {} compiles for none of the architectures up to this GPU's sm_{} "
+                                                    "(the oldest it knows is sm_{})",
+                                                    nvrtc_version(), device, supported.empty() ? 0 : supported.front()));
+  return {fmt::format("sm_{}", below), image_format::ptx};
+}
+
 std::filesystem::path default_cache_dir() {
   if (const char* dir = std::getenv("PADTUNE_JIT_CACHE"); dir && *dir) return dir;
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::filesystem::path(xdg) / "padtune" / "jit";
@@ -126,11 +148,17 @@ compiled compile(const kernel& k, const compile_options& opts) {
   const clock_type::time_point start = clock_type::now();
   compiled out;
   out.format = opts.format;
-  out.arch = check_arch(opts.arch.empty() ? current_arch() : opts.arch);
+  if (opts.arch.empty()) {
+    const jit_target t = device_target(std::stoi(current_arch().substr(3)), nvrtc_architectures(), opts.format);
+    out.arch = t.arch;
+    out.format = t.format;
+  } else {
+    out.arch = check_arch(opts.arch);
+  }
   out.nvrtc_version = nvrtc_version();
-  const std::vector<std::string> options = nvrtc_options(opts.format, out.arch);
+  const std::vector<std::string> options = nvrtc_options(out.format, out.arch);
 
-  const detail::cache_key key{k.hash(), out.arch, opts.format == image_format::ptx ? "ptx" : "cubin",
+  const detail::cache_key key{k.hash(), out.arch, out.format == image_format::ptx ? "ptx" : "cubin",
                               fmt::format("{}", fmt::join(options, " ")), out.nvrtc_version};
   detail::read_result found = detail::read_result::absent;
   if (opts.use_cache) {
@@ -140,7 +168,7 @@ compiled compile(const kernel& k, const compile_options& opts) {
   if (found == detail::read_result::hit) {
     out.cache = cache_outcome::hit;
   } else {
-    run_nvrtc(k, opts.format, out.arch, options, out);
+    run_nvrtc(k, out.format, out.arch, options, out);
     if (opts.use_cache) {
       out.cache = found == detail::read_result::bad ? cache_outcome::replaced_entry : cache_outcome::miss;
       out.cache_warning = detail::write_entry(out.cache_file, key, k.source(), out.image);

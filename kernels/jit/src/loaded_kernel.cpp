@@ -1,7 +1,6 @@
 #include "padtune/jit/loaded_kernel.hpp"
 
 #include <fmt/format.h>
-#include <nvrtc.h>
 
 #include <algorithm>
 #include <chrono>
@@ -13,31 +12,9 @@
 #include "padtune/cuda_error.hpp"
 
 namespace padtune::jit {
-namespace {
-
-int arch_number(const std::string& arch) { return std::atoi(arch.c_str() + 3); }  // "sm_90a" -> 90
-
-/// The newest architecture NVRTC can compile for, or 0.
-int newest_nvrtc_arch() {
-  int n = 0;
-  if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0) return 0;
-  std::vector<int> archs(std::size_t(n), 0);
-  if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return 0;
-  return *std::max_element(archs.begin(), archs.end());
-}
-
-}  // namespace
 
 loaded_kernel::loaded_kernel(const kernel& k, compile_options opts) : kernel_(k) {
-  if (opts.arch.empty()) {
-    opts.arch = current_arch();
-    // A GPU newer than this NVRTC: PTX for the newest architecture it knows; the driver compiles it on load.
-    if (const int newest = newest_nvrtc_arch(); newest > 0 && arch_number(opts.arch) > newest) {
-      opts.arch = fmt::format("sm_{}", newest);
-      opts.format = image_format::ptx;
-    }
-  }
-  image_ = compile(k, opts);
+  image_ = compile(k, opts);  // an empty arch: the GPU's, or PTX where this NVRTC is older than the GPU
   load();
 }
 

@@ -2,6 +2,7 @@
 /// Compiling a JIT kernel with NVRTC, through an on-disk cache.
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "padtune/jit/kernel.hpp"
 
@@ -20,7 +21,9 @@ enum class cache_outcome {
 
 struct compile_options {
   image_format format = image_format::cubin;
-  /// "sm_90", "sm_100", ...; empty: the current GPU's (padtune::error if there is none).
+  /// "sm_90", "sm_100", ...; empty: the current GPU's (padtune::error if there is none), and where
+  /// this NVRTC does not know that GPU (one newer than the toolkit), PTX of the newest architecture
+  /// it knows below it, which the driver compiles for the GPU at load (device_target).
   std::string arch;
   bool use_cache = true;
   /// Empty: default_cache_dir().
@@ -58,5 +61,18 @@ std::string current_arch();
 
 /// NVRTC's version, "major.minor".
 std::string nvrtc_version();
+
+/// The architectures this NVRTC compiles for, as numbers (90 for sm_90), ascending.
+std::vector<int> nvrtc_architectures();
+
+/// What to compile for a GPU of architecture number `device` (90 for sm_90), asked as `format`:
+/// that format for the device itself where `supported` has it; else PTX of the newest supported
+/// architecture below it (PTX runs on any later GPU through the driver's JIT). Throws
+/// padtune::error (invalid_config) for a GPU older than every supported architecture.
+struct jit_target {
+  std::string arch;  ///< "sm_90"
+  image_format format = image_format::cubin;
+};
+jit_target device_target(int device, const std::vector<int>& supported, image_format format);
 
 }  // namespace padtune::jit
