@@ -1,4 +1,4 @@
-"""padtune.nn.ConstantPad1d: a drop-in for torch.nn.ConstantPad1d whose backward is padtune's."""
+"""padtune.nn.ConstantPad1d: a drop-in for torch.nn.ConstantPad1d, both directions through padtune."""
 import torch
 
 from . import ops
@@ -7,7 +7,7 @@ from ._tools import integer
 
 class ConstantPad1d(torch.nn.Module):
     """Pads the last dimension with a constant, as torch.nn.ConstantPad1d does (negative padding
-    crops); PyTorch runs the forward, padtune the backward.
+    crops); padtune runs the forward where it serves it (padtune.explain_pad), and the backward.
 
     padding: an int (both sides) or a (pad_left, pad_right) pair. value: the fill value.
     """

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "aten_pads.hpp"
 #include "ops.hpp"
 
 namespace padtune::torch_ext {
@@ -59,11 +60,41 @@ at::Tensor backward_cuda(const at::Tensor& dy, std::int64_t pad_left, std::int64
   return constant_pad1d_backward(dy, pad_left, pad_right, PADTUNE_BACKEND_CUDA, stream.stream(), &side);
 }
 
+/// The forward: padtune's where it serves the pad (aten_pads.hpp), PyTorch's composite where it does not.
 at::Tensor pad_forward_cuda(const at::Tensor& x, std::int64_t pad_left, std::int64_t pad_right, double value) {
   TORCH_CHECK_VALUE(x.dim() >= 1, "padtune.constant_pad1d: x is a scalar; its last dimension is the padded one");
   const c10::cuda::CUDAGuard device(x.device());
-  return at::constant_pad_nd(x, {pad_left, pad_right}, value);
+  const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(x.device().index());
+  pooled_side_stream side(stream);
+  return constant_pad_nd(x, {pad_left, pad_right}, value, PADTUNE_BACKEND_CUDA, stream.stream(), &side);
 }
+
+// aten's pads on CUDA tensors, while padtune.enable() holds them (aten_pads.cpp): on the input's
+// device and its current stream.
+at::Tensor aten_constant_pad_nd_cuda(const at::Tensor& self, c10::IntArrayRef pad, const c10::Scalar& value) {
+  const c10::cuda::CUDAGuard device(self.device());
+  const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(self.device().index());
+  pooled_side_stream side(stream);
+  return constant_pad_nd(self, pad, value, PADTUNE_BACKEND_CUDA, stream.stream(), &side);
+}
+
+at::Tensor aten_slice_backward_cuda(const at::Tensor& grad, c10::IntArrayRef input_sizes, std::int64_t dim, std::int64_t start,
+                                    std::int64_t end, std::int64_t step) {
+  const c10::cuda::CUDAGuard device(grad.device());
+  const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(grad.device().index());
+  pooled_side_stream side(stream);
+  return slice_backward(grad, input_sizes, dim, start, end, step, PADTUNE_BACKEND_CUDA, stream.stream(), &side);
+}
+
+void add_cuda_aten_pads(torch::Library& lib) {
+  lib.impl("constant_pad_nd", TORCH_FN(aten_constant_pad_nd_cuda));
+  lib.impl("slice_backward", TORCH_FN(aten_slice_backward_cuda));
+}
+
+const bool cuda_aten_pads_known = [] {
+  cuda_aten_pads() = &add_cuda_aten_pads;
+  return true;
+}();
 
 }  // namespace
 }  // namespace padtune::torch_ext

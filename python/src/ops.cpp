@@ -4,7 +4,8 @@
 //   padtune::constant_pad1d_backward(Tensor dy, SymInt pad_left, SymInt pad_right) -> Tensor
 //   padtune::constant_pad1d(Tensor x, SymInt pad_left, SymInt pad_right, float value=0.) -> Tensor
 //
-// constant_pad1d's forward is PyTorch's (aten::constant_pad_nd); its backward is padtune's op.
+// constant_pad1d's forward is padtune's where it serves the pad (aten_pads.hpp), PyTorch's composite
+// where it does not; its backward is padtune's op.
 #include "ops.hpp"
 
 #include <ATen/ATen.h>
@@ -16,11 +17,10 @@
 #include <algorithm>
 #include <string>
 
+#include "aten_pads.hpp"
 #include "layout.hpp"
 
 namespace padtune::torch_ext {
-namespace {
-
 padtune_dtype dtype_of(at::ScalarType type, const char* what) {
   switch (type) {
     case at::kFloat: return PADTUNE_F32;
@@ -33,7 +33,10 @@ padtune_dtype dtype_of(at::ScalarType type, const char* what) {
   }
 }
 
-/// L = OL - pad_left - pad_right, checked: no overflow, not negative.
+bool served_dtype(at::ScalarType type) {
+  return type == at::kFloat || type == at::kDouble || type == at::kHalf || type == at::kBFloat16;
+}
+
 std::int64_t dx_length(std::int64_t OL, std::int64_t pad_left, std::int64_t pad_right, const char* what) {
   std::int64_t rest = 0, L = 0;
   const bool overflow = __builtin_sub_overflow(OL, pad_left, &rest) || __builtin_sub_overflow(rest, pad_right, &L);
@@ -42,28 +45,23 @@ std::int64_t dx_length(std::int64_t OL, std::int64_t pad_left, std::int64_t pad_
   return L;
 }
 
-bool dense_layout(const at::Tensor& t) { return t.is_contiguous() || t.is_non_overlapping_and_dense(); }
-
-/// Whether no i in [0, L) reads dy (pads at least a row long): dx is all zeros, and no plan is made
-/// (its products could overflow).
 bool all_padding(std::int64_t OL, std::int64_t L, std::int64_t pad_left) { return pad_left >= OL || pad_left <= -L; }
+
+namespace {
+
+bool dense_layout(const at::Tensor& t) { return t.is_contiguous() || t.is_non_overlapping_and_dense(); }
 
 }  // namespace
 
-at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right,
-                                   padtune_backend backend, void* stream, side_stream* side) {
-  TORCH_CHECK_VALUE(dy.dim() >= 1, "padtune.ops.constant_pad1d_backward: dy is a scalar; its last dimension is the padded one");
-  const std::int64_t OL = dy.size(-1), L = dx_length(OL, pad_left, pad_right, "padtune.ops.constant_pad1d_backward");
-  const padtune_dtype type = dtype_of(dy.scalar_type(), "padtune.ops.constant_pad1d_backward");
-  at::DimVector sizes(dy.sizes());
-  sizes.back() = L;
-  // Contiguous dx straight from the allocator; another memory order through a permuted allocation.
-  const std::vector<std::int64_t> order = dx_order_for(dy);
-  const bool in_order = std::is_sorted(order.begin(), order.end());
-  at::Tensor dx = in_order ? at::empty(sizes, dy.options()) : at::empty_permuted(sizes, order, dy.options());
-  if (dx.numel() == 0) return dx;
-  if (dy.numel() == 0 || all_padding(OL, L, pad_left)) return dx.zero_();  // OL == 0, or nothing read
-  const plan p = plan_for(dy, order, pad_left, pad_right);
+void run_plan(const at::Tensor& dy, const plan& p, std::int64_t pad_left, std::int64_t pad_right, at::Tensor& dx,
+              padtune_backend backend, void* stream, side_stream* side, const char* what) {
+  const padtune_dtype type = dtype_of(dy.scalar_type(), what);
+  const std::int64_t OL = dy.size(-1), L = dx.size(-1);
+  if (dx.numel() == 0) return;
+  if (dy.numel() == 0 || all_padding(OL, L, pad_left)) {  // OL == 0, or nothing read
+    dx.zero_();
+    return;
+  }
   // A misaligned dy is copied to fresh memory: contiguous() would hand a contiguous one back as it is,
   // and clone(Preserve) keeps a dense dy's strides, which its plan assumed.
   const at::Tensor src = p.how != plan::kind::copy ? dy
@@ -85,7 +83,26 @@ at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, 
   if (s == PADTUNE_OK)
     s = padtune_dispatch(backend, base, out, 1, main_rows, p.L, p.pad_left, p.pad_right, type, stream);
   if (apart) apart->join();  // also after a failure: the side stream must not stay forked (graph capture)
-  TORCH_CHECK(s == PADTUNE_OK, "padtune.ops.constant_pad1d_backward: ", padtune_status_name(s), ": ", padtune_last_error());
+  TORCH_CHECK(s == PADTUNE_OK, what, ": ", padtune_status_name(s), ": ", padtune_last_error());
+}
+
+at::Tensor constant_pad1d_backward(const at::Tensor& dy, std::int64_t pad_left, std::int64_t pad_right,
+                                   padtune_backend backend, void* stream, side_stream* side) {
+  TORCH_CHECK_VALUE(dy.dim() >= 1, "padtune.ops.constant_pad1d_backward: dy is a scalar; its last dimension is the padded one");
+  const std::int64_t OL = dy.size(-1), L = dx_length(OL, pad_left, pad_right, "padtune.ops.constant_pad1d_backward");
+  dtype_of(dy.scalar_type(), "padtune.ops.constant_pad1d_backward");
+  at::DimVector sizes(dy.sizes());
+  sizes.back() = L;
+  // Contiguous dx straight from the allocator; another memory order through a permuted allocation.
+  const std::vector<std::int64_t> order = dx_order_for(dy);
+  const bool in_order = std::is_sorted(order.begin(), order.end());
+  at::Tensor dx = in_order ? at::empty(sizes, dy.options()) : at::empty_permuted(sizes, order, dy.options());
+  if (dx.numel() == 0 || dy.numel() == 0 || all_padding(OL, L, pad_left)) {  // no plan: its products could overflow
+    run_plan(dy, plan{}, pad_left, pad_right, dx, backend, stream, side, "padtune.ops.constant_pad1d_backward");
+    return dx;
+  }
+  run_plan(dy, plan_for(dy, order, pad_left, pad_right), pad_left, pad_right, dx, backend, stream, side,
+           "padtune.ops.constant_pad1d_backward");
   return dx;
 }
 
@@ -105,9 +122,18 @@ at::Tensor backward_cpu(const at::Tensor& dy, std::int64_t pad_left, std::int64_
   return constant_pad1d_backward(dy, pad_left, pad_right, PADTUNE_BACKEND_HOST, nullptr);
 }
 
+/// The forward on CPU tensors: padtune's host backend where it serves the pad, PyTorch's composite
+/// where it does not (aten_pads.hpp), whether padtune.enable() is on or not.
 at::Tensor pad_forward(const at::Tensor& x, std::int64_t pad_left, std::int64_t pad_right, double value) {
   TORCH_CHECK_VALUE(x.dim() >= 1, "padtune.constant_pad1d: x is a scalar; its last dimension is the padded one");
-  return at::constant_pad_nd(x, {pad_left, pad_right}, value);
+  return constant_pad_nd(x, {pad_left, pad_right}, value, PADTUNE_BACKEND_HOST, nullptr, nullptr);
+}
+
+const auto& forward_op() {
+  static const auto op = c10::Dispatcher::singleton()
+                             .findSchemaOrThrow("padtune::constant_pad1d", "")
+                             .typed<at::Tensor(const at::Tensor&, c10::SymInt, c10::SymInt, double)>();
+  return op;
 }
 
 const auto& backward_op() {
@@ -120,7 +146,7 @@ const auto& backward_op() {
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 
-/// x -> pad: PyTorch's forward, padtune's backward.
+/// x -> pad: padtune's forward (the op's CPU or CUDA kernel, below autograd), padtune's backward.
 struct Pad1d : torch::autograd::Function<Pad1d> {
   static at::Tensor forward(AutogradContext* ctx, const at::Tensor& x, c10::SymInt pad_left, c10::SymInt pad_right,
                             double value) {
@@ -128,7 +154,7 @@ struct Pad1d : torch::autograd::Function<Pad1d> {
     ctx->saved_data["pad_left"] = pad_left;
     ctx->saved_data["pad_right"] = pad_right;
     at::AutoDispatchBelowADInplaceOrView guard;
-    return at::constant_pad_nd_symint(x, {pad_left, pad_right}, value);
+    return forward_op().call(x, std::move(pad_left), std::move(pad_right), value);
   }
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const at::Tensor& dy = grads[0];
@@ -163,7 +189,7 @@ at::Tensor pad_autograd(const at::Tensor& x, c10::SymInt pad_left, c10::SymInt p
   if (!at::GradMode::is_enabled() || !x.requires_grad()) {  // inference: no graph node to make
     TORCH_CHECK_VALUE(x.dim() >= 1, "padtune.constant_pad1d: x is a scalar; its last dimension is the padded one");
     at::AutoDispatchBelowADInplaceOrView guard;
-    return at::constant_pad_nd_symint(x, {std::move(pad_left), std::move(pad_right)}, value);
+    return forward_op().call(x, std::move(pad_left), std::move(pad_right), value);
   }
   return Pad1d::apply(x, std::move(pad_left), std::move(pad_right), value);
 }

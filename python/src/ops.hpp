@@ -20,6 +20,24 @@ class side_stream {
   virtual void join() = 0;
 };
 
+struct plan;
+
+/// padtune's dtype of a torch dtype; TypeError naming `what` for any other.
+padtune_dtype dtype_of(at::ScalarType type, const char* what);
+/// Whether padtune runs this dtype (float32, float64, float16, bfloat16).
+bool served_dtype(at::ScalarType type);
+/// L = OL - pad_left - pad_right, checked: no overflow, not negative (ValueError naming `what`).
+std::int64_t dx_length(std::int64_t OL, std::int64_t pad_left, std::int64_t pad_right, const char* what);
+/// Whether no i in [0, L) reads dy (pads at least a row long): dx is all zeros, and no plan is made
+/// (its products could overflow).
+bool all_padding(std::int64_t OL, std::int64_t L, std::int64_t pad_left);
+
+/// Runs plan p of dy into dx, which the caller allocated in the plan's order (layout.hpp): zeros where
+/// nothing is read, else the kernels on `backend`, the last row apart on `side` where the plan says.
+/// `what` names the caller in errors.
+void run_plan(const at::Tensor& dy, const plan& p, std::int64_t pad_left, std::int64_t pad_right, at::Tensor& dx,
+              padtune_backend backend, void* stream, side_stream* side, const char* what);
+
 /// dx for dy through padtune on `backend` (`stream`: a cudaStream_t for CUDA, ignored for the host;
 /// `side`: where a last row apart runs, or nullptr for `stream`; it is launched before the others).
 /// Checks the pads and the dtype; makes dy contiguous only when no plan reads it in place.

@@ -1,0 +1,271 @@
+"""padtune.enable(): padtune as the kernel of PyTorch's own constant pads, checked on CPU tensors
+(enable(cpu=True) serves them through the host backend): enabled against disabled, byte for byte, in
+values, sizes, strides and errors, over random ranks, pads, layouts, dtypes and fill values,
+fallbacks included; autograd; slice_backward; registration and its state. No GPU needed."""
+import random
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import padtune
+from _util import DTYPES, LAYOUTS, LAYOUT_IDS, make_dy, random_bits, random_strided
+
+
+@pytest.fixture(autouse=True)
+def disabled_after():
+    padtune.disable()
+    yield
+    padtune.disable()
+
+
+def same_result(a, b, ctx):
+    """The same dtype, sizes, strides (of dims longer than 1) and bytes."""
+    assert a.dtype == b.dtype and a.shape == b.shape, f"{ctx}: {a.dtype} {tuple(a.shape)} != {b.dtype} {tuple(b.shape)}"
+    for d in range(a.dim()):
+        if a.shape[d] > 1:
+            assert a.stride(d) == b.stride(d), f"{ctx}: strides {a.stride()} != PyTorch's {b.stride()}"
+    def as_bytes(t):
+        return torch.empty_like(t, memory_format=torch.contiguous_format).copy_(t).view(-1).view(torch.uint8)
+
+    if a.numel():
+        assert torch.equal(as_bytes(a), as_bytes(b)), f"{ctx}: the bytes differ"
+
+
+def outcome(fn):
+    """fn()'s result, or its exception's type and message: errors must match PyTorch's too."""
+    try:
+        return fn(), None
+    except Exception as e:  # noqa: BLE001  (compared, not swallowed)
+        return None, (type(e), str(e).split("\n")[0])
+
+
+def check_pad(x, pad, value, ctx):
+    """F.pad(x, pad, value) enabled equals disabled; returns whether padtune served it."""
+    padtune.disable()
+    want, want_error = outcome(lambda: F.pad(x, pad, value=value))
+    first = padtune.explain_pad(x, pad, value).splitlines()[0]
+    before = padtune.enabled_counts()
+    with padtune.enabled(cpu=True):
+        got, got_error = outcome(lambda: F.pad(x, pad, value=value))
+    after = padtune.enabled_counts()
+    assert got_error == want_error, f"{ctx}: {got_error} != PyTorch's {want_error}"
+    if want_error is None:
+        same_result(got, want, ctx)
+    served = after["served"] - before["served"]
+    calls = served + after["fell_back"] - before["fell_back"]
+    # One call of padtune's kernel; none where F.pad refuses the pads before it calls constant_pad_nd.
+    assert calls == 1 or (calls == 0 and want_error is not None), f"{ctx}: {calls} calls of padtune's kernel"
+    assert (served == 1) == first.startswith("padtune:"), f"{ctx}: explain_pad says '{first}', served {served}"
+    return served == 1
+
+
+def test_enabled_equals_disabled_on_random_pads():
+    """Random ranks 1-5, sizes, pads of the last dimension (crops included), other dims' pads zero or
+    not, the four dtypes and others, fill values 0, -0.0 and 1.5, many layouts."""
+    rng = random.Random(39)
+    g = torch.Generator().manual_seed(39)
+    served = fell_back = 0
+    for case in range(1200):
+        dtype = rng.choice([*DTYPES, *DTYPES, torch.int32, torch.uint8, torch.complex64, torch.bool])
+        if rng.random() < 0.5:
+            x = random_strided(rng, g, torch.float32).to(dtype) if dtype not in DTYPES else random_strided(rng, g, dtype)
+        else:
+            shape = [rng.randint(0, 4) for _ in range(rng.randint(0, 4))] + [rng.randint(0, 20)]
+            x = (random_bits(shape, dtype, g) if dtype in DTYPES else torch.randint(0, 100, shape).to(dtype))
+            if x.dim() == 4 and rng.random() < 0.5:
+                x = x.contiguous(memory_format=torch.channels_last)
+        L = x.shape[-1]
+        pl, pr = rng.randint(-L - 2, 9), rng.randint(-L - 2, 9)
+        pad = [pl, pr]
+        if x.dim() > 1 and rng.random() < 0.3:
+            pad += [rng.choice([0, 0, 1, -1]), rng.choice([0, 0, 2])]
+        value = rng.choice([0.0, 0.0, 0.0, 0, -0.0, 1.5])
+        if dtype == torch.bool:
+            value = rng.choice([False, True])
+        if check_pad(x, pad, value, f"case {case}: {dtype} {tuple(x.shape)} strides {x.stride()} pad {pad} value {value!r}"):
+            served += 1
+        else:
+            fell_back += 1
+    assert served > 250 and fell_back > 250, (served, fell_back)  # both paths well covered
+    assert padtune.enabled_counts()["reentered"] == 0
+
+
+@pytest.mark.parametrize("name,make,pl,pr,kind", LAYOUTS, ids=LAYOUT_IDS)
+def test_enabled_equals_disabled_on_every_layout(name, make, pl, pr, kind):
+    g = torch.Generator().manual_seed(len(name))
+    for dtype in DTYPES:
+        x = make_dy(make, dtype, g)
+        for pad in ([-pl, -pr], [pl, pr], [pl, pr, 0, 0], [0, 0]):
+            check_pad(x, pad, 0.0, f"{name} {dtype} pad {pad}")
+
+
+def test_what_is_served_and_why_not():
+    x = torch.randn(4, 8, 100)
+    assert padtune.explain_pad(x, (3, 0)).startswith("padtune: dense input")
+    assert padtune.explain_pad(x[..., 5:90], (-7, -1)).startswith("padtune: input rows at a pitch")
+    assert padtune.explain_pad(x, (-3, -4)).startswith("padtune: dense input")  # crops
+    assert padtune.explain_pad(x, (2, 2, 0, 0)).startswith("padtune:")  # nn.ConstantPad2d with zero height pads
+    reasons = {
+        (x, (1, 1, 1, 0), 0.0): "pads dimension -2",
+        (x, (1, 1), 2.0): "fill value 2",
+        (x, (1, 1), -0.0): "fill value -0",
+        (x.int(), (1, 1), 0): "dtype Int",
+        (x.transpose(1, 2), (1, 1), 0.0): "another memory order",
+        (x.expand(2, 4, 8, 100), (1, 1), 0.0): "would copy it first",
+        (x[..., 5:90], (7, 1), 0.0): "would copy it first",  # rows at a pitch, padded on both sides
+        (x, (1, -200), 0.0): "PyTorch's to refuse",
+        (x, (1,), 0.0): "PyTorch's to check",
+    }
+    for (t, pad, value), why in reasons.items():
+        text = padtune.explain_pad(t, pad, value)
+        assert text.startswith("PyTorch's own: ") and why in text, (pad, value, text)
+    served = padtune.explain_pad(x, (3, 5))
+    assert "instantiation: constant_pad1d_backward__f32__" in served  # the kernel lines of padtune.explain
+
+
+def test_modules_and_functional_forms_are_served_with_no_change_to_the_model():
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(2, 3, 4, 50, generator=g)
+    modules = [torch.nn.ConstantPad1d((3, 2), 0.0), torch.nn.ZeroPad1d((1, 4)), torch.nn.ConstantPad2d((3, 2, 0, 0), 0.0),
+               torch.nn.ConstantPad3d((0, 5, 0, 0, 0, 0), 0.0), torch.nn.ConstantPad1d(-2, 0.0)]
+    for m in modules:
+        want = m(x)
+        before = padtune.enabled_counts()["served"]
+        with padtune.enabled(cpu=True):
+            got = m(x)
+        assert padtune.enabled_counts()["served"] == before + 1, m
+        same_result(got, want, repr(m))
+
+
+def test_autograd_through_an_enabled_pad_is_byte_equal():
+    """The forward and its backward (constant_pad_nd with the pads negated) both through padtune."""
+    g = torch.Generator().manual_seed(5)
+    for dtype in (torch.float32, torch.float64, torch.bfloat16):
+        for pad in ((3, 5), (-2, 4), (0, -3), (7, 0, 0, 0)):
+            x = torch.randn(2, 6, 40, generator=g).to(dtype)
+            grad = random_bits((2, 6, 40 + pad[0] + pad[1]), dtype, g)
+            outs = []
+            for on in (False, True):
+                xs = x.clone().requires_grad_()
+                if on:
+                    padtune.enable(cpu=True)
+                y = F.pad(xs, pad)
+                y.backward(grad)
+                padtune.disable()
+                outs.append((y.detach(), xs.grad))
+            same_result(outs[1][0], outs[0][0], f"forward {dtype} {pad}")
+            same_result(outs[1][1], outs[0][1], f"backward {dtype} {pad}")
+    assert padtune.enabled_counts()["reentered"] == 0
+
+
+def test_gradcheck_with_enabled_pads():
+    x = torch.randn(3, 9, dtype=torch.float64, requires_grad=True)
+    with padtune.enabled(cpu=True):
+        assert torch.autograd.gradcheck(lambda t: F.pad(t, (2, -3)), (x,))
+        assert torch.autograd.gradgradcheck(lambda t: F.pad(t, (4, 1)), (x,))
+
+
+@pytest.mark.parametrize("index", [(slice(2, 7),), (slice(None, -3),), (slice(-5, None),), (slice(0, 0),),
+                                   (Ellipsis, slice(1, 9)), (slice(None), slice(2, 4))])
+def test_slice_backward_equals_pytorchs(index):
+    """The backward of x[...] along the last dimension (Chomp1d: x[:, :, :-k]) through padtune when
+    it is one; others (a slice of another dimension, a step) fall back, with PyTorch's result."""
+    g = torch.Generator().manual_seed(11)
+    for dtype in DTYPES:
+        x = random_bits((3, 4, 10), dtype, g)
+        y = x[(Ellipsis, *index)] if index[0] is not Ellipsis else x[index]
+        grad = random_bits(tuple(y.shape), dtype, g)
+        grads = []
+        for on in (False, True):
+            xs = x.detach().clone().requires_grad_() if dtype.is_floating_point else x
+            if on:
+                padtune.enable(cpu=True)
+            ys = xs[(Ellipsis, *index)] if index[0] is not Ellipsis else xs[index]
+            ys.backward(grad)
+            padtune.disable()
+            grads.append(xs.grad)
+        same_result(grads[1], grads[0], f"{index} {dtype}")
+    sizes = (3, 4, 10)
+    dy = torch.randn(3, 4, 5)
+    assert padtune.explain_slice_backward(dy, sizes, -1, 2, 7).startswith("padtune: dense input")
+    assert padtune.explain_slice_backward(torch.randn(3, 2, 10), sizes, 1, 0, 2).startswith("PyTorch's own: a slice of dimension 1")
+    assert padtune.explain_slice_backward(torch.randn(3, 4, 3), sizes, 2, 0, 6, 2).startswith("PyTorch's own: a slice of step 2")
+
+
+def test_padtune_forward_runs_through_padtune_whether_enabled_or_not():
+    x = torch.randn(2, 3, 30)
+    before = padtune.enabled_counts()["served"]
+    y = padtune.constant_pad1d(x, 4, -2)
+    assert padtune.enabled_counts()["served"] == before + 1
+    same_result(y, F.pad(x, (4, -2)), "padtune.constant_pad1d")
+    before = padtune.enabled_counts()["fell_back"]
+    assert torch.equal(padtune.constant_pad1d(x, 4, -2, value=2.5), F.pad(x, (4, -2), value=2.5))
+    assert padtune.enabled_counts()["fell_back"] == before + 1  # a fill value: PyTorch's
+
+
+def test_registration_state():
+    assert not padtune.is_enabled()
+    assert padtune.enable() is False
+    assert padtune.is_enabled()
+    assert padtune.enable() is True  # a second enable() is harmless
+    assert padtune.disable() is True
+    assert padtune.disable() is False
+    with padtune.enabled(cpu=True):
+        assert padtune.is_enabled()
+        with padtune.enabled():
+            assert padtune.is_enabled()
+        assert torch.ops.padtune._enabled() & 2, "leaving the inner block dropped the CPU kernels"
+    assert not padtune.is_enabled()
+    padtune.enable(cpu=True)
+    with padtune.enabled():
+        pass
+    assert torch.ops.padtune._enabled() & 2
+    padtune.disable()
+
+
+def test_another_librarys_kernel_is_not_taken_over_unless_asked():
+    """A library that registered aten::constant_pad_nd for the key first: enable() refuses, naming the
+    op; replace_others=True takes over, and disable() gives the op back to that library."""
+    other = torch.library.Library("aten", "IMPL")
+    marker = torch.full((1,), 42.0)
+    other.impl("constant_pad_nd", lambda x, pad, value=0: marker, "CPU")
+    try:
+        assert F.pad(torch.zeros(2), (1, 1)) is marker
+        with pytest.raises(RuntimeError, match="aten::constant_pad_nd already has a CPU kernel that another library registered"):
+            padtune.enable(cpu=True)
+        assert F.pad(torch.zeros(2), (1, 1)) is marker
+        padtune.enable(cpu=True, replace_others=True)
+        assert torch.equal(F.pad(torch.ones(2), (1, 1)), torch.tensor([0.0, 1, 1, 0]))
+        padtune.disable()
+        assert F.pad(torch.zeros(2), (1, 1)) is marker
+    finally:
+        padtune.disable()
+        if hasattr(other, "_destroy"):
+            other._destroy()
+        del other
+
+
+def test_torch_compile_keeps_working_when_enabled():
+    """A compiled model's aten.constant_pad_nd runs as compiled: aot_eager calls it eagerly (padtune's
+    kernel then), Inductor lowers it itself (the GPU tests check that one)."""
+    torch._dynamo.reset()
+    x = torch.randn(2, 3, 20, requires_grad=True)
+    grad = torch.randn(2, 3, 25)
+
+    def step(fn):
+        xs = x.detach().clone().requires_grad_()
+        y = fn(xs)
+        y.backward(grad)
+        return y.detach(), xs.grad
+
+    def model(t):
+        return (F.pad(t, (3, 2)) * 2.0).sin()
+
+    want = step(model)
+    with padtune.enabled(cpu=True):
+        before = padtune.enabled_counts()["served"]
+        got = step(torch.compile(model, backend="aot_eager", fullgraph=True))
+        assert padtune.enabled_counts()["served"] >= before + 2  # the forward pad and its backward
+    same_result(got[0], want[0], "compiled forward")
+    same_result(got[1], want[1], "compiled backward")
