@@ -32,8 +32,13 @@ DTYPES = ["float32", "bfloat16", "float16"]
 
 
 def perf_suite(bench):
-    """The performance suite as padtune_bench states it: [(tag, B, C, L, pad_left, pad_right)]."""
-    out = subprocess.run([bench, "--padtune_print_suite=perf"], capture_output=True, text=True, check=True).stdout
+    """The performance suite as padtune_bench states it (`padtune_bench --padtune_print_suite=perf`, or
+    that output in a file): [(tag, B, C, L, pad_left, pad_right)]."""
+    if os.path.isfile(bench) and not os.access(bench, os.X_OK):
+        with open(bench) as f:
+            out = f.read()
+    else:
+        out = subprocess.run([bench, "--padtune_print_suite=perf"], capture_output=True, text=True, check=True).stdout
     suite = []
     for line in out.splitlines():
         body, _, tag = line.partition("#")
@@ -164,7 +169,8 @@ def markdown(rows, info, processes, command):
 
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--bench", required=True, help="padtune_bench, which states the performance suite")
+    p.add_argument("--bench", required=True,
+                   help="padtune_bench, which states the performance suite (or a file of its --padtune_print_suite=perf)")
     p.add_argument("--out", help="PREFIX: writes PREFIX.json and PREFIX.md")
     p.add_argument("--processes", type=int, default=3)
     p.add_argument("--samples", type=int, default=100)
