@@ -5,7 +5,7 @@ installed, never copied: pytorch-tcn's TCN (an nn.ConstantPad1d before every cau
 the convolution module of lucidrains' conformer (F.pad before its depthwise convolution).
 
 For each model and dtype: the step's time (CUDA events around forward, loss, backward and the
-optimizer's step; the median of --steps steps after warm-up), the pads' share of device time (the
+optimizer's step, cuDNN's benchmark mode on; the median of --steps steps after warm-up), the pads' share of device time (the
 profiler's aten::constant_pad_nd and aten::slice_backward over all kernels, eager), and whether the
 gradients with padtune enabled are byte-equal to eager's (one step from the same weights and data,
 cuDNN deterministic for that step). Eager and enabled run in --processes processes (default 3) and
@@ -93,7 +93,7 @@ def gradients(library, dtype, shape, args, enabled):
         padtune.enable()
     model(x).float().square().mean().backward()
     padtune.disable()
-    torch.backends.cudnn.deterministic = False
+    torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = False, True
     return [p.grad.detach().clone() for p in model.parameters() if p.grad is not None]
 
 
@@ -119,6 +119,7 @@ def run_child(args):
     import torch
 
     import padtune
+    torch.backends.cudnn.benchmark = True  # as a training run that cares for speed sets it: the fastest convolutions
     rows = []
     for name, library, dtype, shape, margs in MODELS:
         model, x = build(library, dtype, shape, margs, seed=1)
@@ -172,7 +173,7 @@ def pooled(runs):
 def markdown(rows, info, processes, command):
     lines = [f"# A training step of real models on {info['device']}: eager, eager with padtune.enable(), torch.compile", "",
              f"`{command}`: torch {info['torch']}, padtune {info['padtune']}. Step time: the median of {info['steps']} "
-             f"steps (CUDA events), eager and enabled each the median over {processes} processes; torch.compile from one "
+             f"steps (CUDA events, cudnn.benchmark on), eager and enabled each the median over {processes} processes; torch.compile from one "
              "process. Pads: aten::constant_pad_nd and aten::slice_backward as a share of the step's device time.", "",
              "| model | dtype | eager ms | enabled ms | speedup | torch.compile ms | pads in eager | pads enabled | gradients |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]

@@ -22,7 +22,7 @@ if os.path.exists(_BUILT_FOR):
             built_torch = json.load(f)["torch"]
         if not isinstance(built_torch, str):
             raise TypeError(f"its 'torch' is {built_torch!r}, not a version string")
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as e:
         raise ImportError(
             f"padtune: {_BUILT_FOR} cannot be read ({type(e).__name__}: {e}); it records the torch the ops were built "
             "against: reinstall the package (`pip install --no-build-isolation .` in padtune's source folder)") from None

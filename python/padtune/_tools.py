@@ -54,6 +54,8 @@ def explain(dy, pad_left: int, pad_right: int, dtype=None, device=None) -> str:
         head = (f"dy: {_HOW[kind]}\nproblem: rows {rows}{' (the last one apart)' if apart else ''}, row {row}, "
                 f"L {L}, pad_left {pl}, pad_right {pr}\n")
         return head + _explain_problem(rows, L, pl, pr, dy.dtype, dy.device)
+    if not isinstance(dy, (tuple, list, torch.Size)):
+        raise TypeError(f"padtune.explain: dy must be a tensor or a shape (a tuple of sizes), got {type(dy).__name__}")
     shape = tuple(integer(s, f"padtune.explain: shape[{k}]") for k, s in enumerate(dy))
     if not shape:
         raise ValueError("padtune.explain: the shape has no dimension to pad")
@@ -154,14 +156,28 @@ def tune(*args: str, results_dir=None, backend: str = "cuda", use: bool = True) 
         sys.stdout.write(out)
         try:
             with open(summary, encoding="utf-8") as f:
-                table = json.load(f)["table"]
+                written = json.load(f)["table"]
         except (OSError, ValueError, KeyError) as e:
             raise RuntimeError(f"padtune.tune: the tool ran but left no readable summary ({e})") from None
-    # The tool runs in this process's folder: a relative --table is relative to it.
-    table = os.path.abspath(table)
+    # The summary's path is escaped text (any byte of a name made readable): the path itself is the
+    # --table given (relative to this process's folder, as the tool's), else RESULTS_DIR/<gpu>.json,
+    # whose file name is the tool's own ASCII.
+    given = _option_value(args, "--table")
+    table = os.path.abspath(given) if given is not None else os.path.join(results_dir, os.path.basename(written))
     if use:
         set_results_path(table)
     return table
+
+
+def _option_value(args, name):
+    """The value of the last `name VALUE` or `name=VALUE` among a command line's arguments, or None."""
+    value = None
+    for k, a in enumerate(args):
+        if a == name and k + 1 < len(args):
+            value = args[k + 1]
+        elif a.startswith(name + "="):
+            value = a[len(name) + 1:]
+    return value
 
 
 def _stop(tool: subprocess.Popen, grace_seconds: float = 60.0) -> None:

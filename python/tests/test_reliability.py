@@ -69,6 +69,11 @@ def test_explain_sizes_do_not_wrap_and_name_the_dimension():
     assert "instantiation:" in padtune.explain((IndexLike(8), 128, 1016), 8, 8, device="cpu")
 
 
+def test_explain_of_neither_tensor_nor_shape_says_so():
+    with pytest.raises(TypeError, match="dy must be a tensor or a shape"):
+        padtune.explain(5, 1, 1)
+
+
 def test_explain_of_a_meta_tensor_says_which_devices_run():
     with pytest.raises(ValueError, match="dy is on meta; padtune runs cuda and cpu tensors"):
         padtune.explain(torch.empty(2, 10, device="meta"), 1, 1)
@@ -100,7 +105,7 @@ def test_misaligned_tensor_runs_and_explain_says_so(dtype):
 def test_import_names_a_corrupt_build_info(tmp_path):
     native = os.environ.get("PADTUNE_NATIVE_DIR") or os.path.dirname(padtune.__file__)
     shutil.copy(os.path.join(native, "libpadtune_torch.so"), tmp_path)
-    for text in ('{"torch": ', '["2.11"]', '{"torch": 211}', "\xff\xfe"):
+    for text in ('{"torch": ', '["2.11"]', '{"torch": 211}', "\xff\xfe", "[" * 100000 + "]" * 100000):
         (tmp_path / "build_info.json").write_bytes(text.encode("latin-1"))
         done = subprocess.run([sys.executable, "-c", "import padtune"], capture_output=True, text=True,
                               env={**os.environ, "PADTUNE_NATIVE_DIR": str(tmp_path)})
@@ -139,5 +144,9 @@ def test_tune_returns_the_table_it_wrote(tmp_path, padtune_cli, monkeypatch):
         rel = padtune.tune("--dtype", "f32", "--sizes", str(sizes), "--variant", "flat", "--table", "rel.json",
                            results_dir=str(results), backend="host", use=False)
         assert rel == str(tmp_path / "rel.json") and os.path.isfile(rel)
+        odd = tmp_path / "a\x1bb"  # a results folder whose name a terminal would act on: the path as it is
+        got = padtune.tune("--dtype", "f32", "--sizes", str(sizes), "--variant", "flat", results_dir=str(odd),
+                           backend="host", use=False)
+        assert got == str(odd / "host-emulation.json") and os.path.isfile(got)
     finally:
         padtune.set_results_path(None)

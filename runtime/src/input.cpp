@@ -67,6 +67,18 @@ std::string safe_text(std::string_view text) {
   return out;
 }
 
+json parse_json(const std::string& text, const std::string& source, int max_depth) {
+  const json::parser_callback_t depth_guard = [&](int depth, json::parse_event_t, json&) {
+    if (depth > max_depth) throw results_error(fmt::format("{}: nested deeper than {} levels", source, max_depth));
+    return true;
+  };
+  try {
+    return json::parse(text, depth_guard, true, false);
+  } catch (const json::exception& e) {
+    throw results_error(fmt::format("{}: not valid JSON (truncated, or a number out of range?): {}", source, e.what()));
+  }
+}
+
 long long strict_integer(const json& v, const std::string& where, long long min, long long max) {
   long long x = 0;
   if (v.is_number_unsigned()) {

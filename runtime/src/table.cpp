@@ -244,18 +244,7 @@ results_table table_from_json(const json& j, const std::string& source, std::vec
 
 json parse_table_json(const std::string& text, const std::string& source) {
   if (text.empty()) throw results_error(fmt::format("{}: the file is empty", source));
-  // A table is a few levels deep; refusing depth early keeps hostile files from exhausting the
-  // stack in nlohmann's recursive copies and dumps.
-  constexpr int max_depth = 16;
-  const json::parser_callback_t depth_guard = [&](int depth, json::parse_event_t, json&) {
-    if (depth > max_depth) throw results_error(fmt::format("{}: nested deeper than {} levels", source, max_depth));
-    return true;
-  };
-  try {
-    return json::parse(text, depth_guard, true, false);
-  } catch (const json::exception& e) {
-    throw results_error(fmt::format("{}: not valid JSON (truncated, or a number out of range?): {}", source, e.what()));
-  }
+  return parse_json(text, source);  // a table is a few levels deep: 16 bounds it
 }
 
 }  // namespace

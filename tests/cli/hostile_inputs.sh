@@ -111,7 +111,7 @@ says huge_table "over the limit of 67108864 bytes for a table"
 
 # D13. --budget must be positive; the help says what the default search is.
 expect 2 budget_zero "$padtune" "${tune[@]}" --budget 0 --results-dir "$dir/r5"
-says budget_zero "--budget must be a positive number of seconds, got 0"
+says budget_zero "--budget must be a positive number of seconds, at most a year, got 0"
 [ ! -e "$dir/r5" ] || fail "a refused --budget wrote to its results folder"
 expect 0 help "$padtune" tune --help
 says help "Default: the contenders screened"
@@ -135,4 +135,76 @@ says no_memory "no candidate ran on f32 (1,1,4398046511104,0,0): launch_failed: 
 python3 -c "import json, sys; t = json.load(open(sys.argv[1])); assert t['complete'] is False and len(t['entries']) == 1, t" "$dir/no_memory.json" \
   || fail "no_memory.json should hold the one shape that ran and be marked partial"
 
-echo "hostile inputs: foreign, newer and broken tables; non-UTF-8 and control bytes; an unread FIFO; read-only merge; size limits; budget 0; regex bombs; unrunnable shapes"
+# --- What a probe past that list found ------------------------------------------------------------
+
+# Outputs that are each other: --summary onto the cache or the table, --table onto what the run sets
+# aside, a cache of two hard links (each name would take a lock of its own).
+cp "$dir/r/host-emulation.cache.jsonl" "$dir/cache.before"
+expect 2 summary_on_cache "$padtune" "${tune[@]}" --results-dir "$dir/r" --summary "$dir/r/host-emulation.cache.jsonl"
+unchanged "$dir/cache.before" "$dir/r/host-emulation.cache.jsonl"
+expect 2 summary_on_table "$padtune" "${tune[@]}" --results-dir "$dir/r" --summary "$dir/r/host-emulation.json"
+expect 2 table_on_rejected "$padtune" "${tune[@]}" --results-dir "$dir/r" --table "$dir/r/host-emulation.cache.jsonl.rejected"
+says table_on_rejected "the cache's set-aside lines"
+mkdir -p "$dir/hard" && cp "$dir/r/host-emulation.cache.jsonl" "$dir/hard/c.jsonl" && ln "$dir/hard/c.jsonl" "$dir/hard/c2.jsonl"
+expect 2 hard_link "$padtune" "${tune[@]}" --cache "$dir/hard/c2.jsonl" --table "$dir/hard/t.json"
+says hard_link "has 2 hard links"
+
+# Two runs on one results folder: the second waits for the first's lock, then keeps what it wrote.
+"$padtune" tune --backend host --dtype f32 f16 --results-dir "$dir/two_runs" > "$dir/first_run.out" 2>&1 &
+first=$!
+sleep 0.3
+expect 0 second_run "$padtune" tune --backend host --dtype f64 --results-dir "$dir/two_runs"
+wait "$first" || { cat "$dir/first_run.out"; fail "the first of two runs failed"; }
+python3 - "$dir/two_runs/host-emulation.json" <<'EOF2' || fail "two runs on one folder: a run's entries were lost"
+import json, sys
+kinds = {e["dtype"] for e in json.load(open(sys.argv[1]))["entries"]}
+assert kinds == {"f32", "f16", "f64"}, kinds
+EOF2
+
+# A run over one dtype keeps every entry of the others, several to a bucket too.
+python3 - "$source/results/nvidia-h200.json" "$dir/mine.json" "$dir/relabelled.json" <<'EOF2'
+import json, sys
+h200, host = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+h200["device"], h200["settings"] = host["device"], host["settings"]
+json.dump(h200, open(sys.argv[3], "w"), indent=1)
+EOF2
+count() { python3 -c "import json, sys; print(sum(e['dtype'] != 'bf16' for e in json.load(open(sys.argv[1]))['entries']))" "$1"; }
+before=$(count "$dir/relabelled.json")
+expect 0 one_dtype "$padtune" tune --backend host --dtype bf16 --filter '__flat__bo1024__' --table "$dir/relabelled.json" \
+  --results-dir "$dir/r7"
+[ "$(count "$dir/relabelled.json")" = "$before" ] || fail "a bf16 run dropped entries of other dtypes: $before -> $(count "$dir/relabelled.json")"
+
+# A corrupt last line that ends whole is set aside like any other, not dropped as torn.
+printf '{"id":"MARK"}\n' >> "$dir/r/host-emulation.cache.jsonl"
+expect 0 last_line "$padtune" "${tune[@]}" --results-dir "$dir/r"
+grep -q MARK "$dir/r/host-emulation.cache.jsonl.rejected" || fail "a whole corrupt last line was dropped"
+
+# Nesting deep enough to exhaust the stack is refused while parsing: no crash.
+python3 -c "import sys; d = 200000; open(sys.argv[1], 'w').write('{\"padtune_cache\":' + '[' * d + ']' * d + '}\n')" "$dir/deep.cache.jsonl"
+expect 3 deep_merge "$padtune" merge -o "$dir/deep.json" "$dir/deep.cache.jsonl"
+expect 3 deep_tune "$padtune" "${tune[@]}" --cache "$dir/deep.cache.jsonl" --table "$dir/deep.json"
+
+# Text of a file on standard output is escaped too: a table's device name, a path in run's report.
+python3 - "$dir/mine.json" "$dir/evil.json" <<'EOF2'
+import json, sys
+t = json.load(open(sys.argv[1]))
+t["device"]["name"] = "evil\x1b]0;PWNED\x07\u009b31m"
+json.dump(t, open(sys.argv[2], "w"))
+EOF2
+expect 0 show_evil "$padtune" show "$dir/evil.json"
+expect 0 show_evil_json "$padtune" show --json "$dir/evil.json"
+! grep -q $'\033\|\xc2\x9b' "$dir/show_evil.out" "$dir/show_evil_json.out" || fail "show printed a table's control bytes raw"
+evil_table=$(printf '%s/t\033[31mX.json' "$dir")
+cp "$dir/mine.json" "$evil_table"
+expect 0 run_evil "$padtune" run --backend host --shape 2,3,100,1,1 --dtype f32 --results "$evil_table"
+! grep -q $'\033' "$dir/run_evil.out" || fail "run's report printed a path's escape byte raw"
+
+# Numbers too large for a clock, output that cannot be written, a dtype named twice.
+expect 2 huge_timeout "$padtune" "${tune[@]}" --isolate --candidate-timeout 1e17 --results-dir "$dir/r8"
+expect 1 stdout_full bash -c "exec \"$padtune\" explain --backend host --shape 1,1,10,0,0 --dtype f32 --json > /dev/full"
+expect 0 twice "$padtune" tune --backend host --dtype f32 f32 --filter '__flat__bo1024__t256__w16$' --results-dir "$dir/r9" \
+  --summary "$dir/twice.json"
+python3 -c "import json, sys; s = json.load(open(sys.argv[1])); assert s['from_cache'] == 0, s" "$dir/twice.json" \
+  || fail "a dtype named twice was measured twice"
+
+echo "hostile inputs: foreign, newer and broken tables; non-UTF-8 and control bytes; an unread FIFO; read-only merge; size limits; budget 0; regex bombs; unrunnable shapes; outputs that are each other; two runs on one folder; deep nesting; control bytes on stdout; huge timeouts; /dev/full; a dtype named twice"

@@ -12,6 +12,7 @@
 #include "padtune/detail/input.hpp"
 #include "padtune/search/id_filter.hpp"
 #include "padtune/store/file_lock.hpp"
+#include "padtune/store/merge.hpp"
 #include "padtune/store/table_file.hpp"
 #include "quick_tune.hpp"
 
@@ -177,6 +178,51 @@ TEST(FileLock, ASharedLockCreatesNothingAndWaitsForAWriter) {
   EXPECT_TRUE(std::filesystem::exists(lock));
   std::atomic<bool> stop{true};  // a reader that would have to wait gives up at once: it was not let in
   EXPECT_THROW(file_lock(lock, {}, &stop, file_lock::mode::shared), interrupted_error);
+}
+
+}  // namespace
+}  // namespace padtune::tuner
+
+namespace padtune::tuner {
+namespace {
+
+TEST(MergeScale, ManyEntriesMergeInLinearTime) {
+  // 40000 places of one table each, and the same again: a search over every earlier place per entry
+  // took 9 s for 40000; an index takes milliseconds.
+  std::vector<table_entry> a, b;
+  for (long long k = 0; k < 40000; ++k) {
+    table_entry e;
+    e.type = dtype::f32;
+    e.exact = true;
+    e.shape = {1, 1 + k, 64, 1, 1};
+    e.where = bucket_of(e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, e.type);
+    e.winner = {"w", 1.0, 0, 1, 1.0};
+    a.push_back(e);
+    e.winner.ratio_to_memcpy = 0.9;
+    b.push_back(e);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::vector<table_entry> merged = merge_entries({a, b});
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3));
+  ASSERT_EQ(merged.size(), 40000u);
+  EXPECT_EQ(merged[0].winner.ratio_to_memcpy, 0.9);  // the faster of each place's two
+}
+
+TEST(Selection, ANonFiniteRatioIsRefusedByName) {
+  const shape5 s{2, 3, 64, 1, 1};
+  const auto timed = [&](const std::string& id, double median) {
+    measurement m{id, dtype::f32, s, "ok", "", {}};
+    m.t.cold.median = median;
+    m.t.cold.samples = 10;
+    return m;
+  };
+  const std::vector<measurement> all = {timed(memcpy_floor_id, 1e-300), timed(registry().front().id, 1e300)};
+  try {
+    select_entries(all, cached_timings(all));
+    ADD_FAILURE() << "an infinite ratio was selected";
+  } catch (const results_error& e) {
+    EXPECT_NE(std::string(e.what()).find(measurement_key(registry().front().id, dtype::f32, s)), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #pragma once
 // The padtune CLI's subcommands: each adds itself to the app and runs when chosen.
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <atomic>
 #include <exception>
@@ -40,7 +41,12 @@ void add_worker_command(CLI::App& app, int* result);    ///< __worker (hidden): 
 /// The command line this process was started with, for provenance in results files.
 const std::string& command_line();
 
-/// Prints a results table as a readable table (show, and the end of tune).
+/// Prints a results table as a readable table (show, and the end of tune and merge); what came from
+/// the file goes through safe_text.
 void print_table(const results_table& t);
+
+/// JSON for standard output: indented, ASCII only (\uXXXX escapes), so that no text from a file can
+/// drive a terminal (a C1 control is not escaped in UTF-8 JSON).
+std::string json_text(const nlohmann::json& j);
 
 }  // namespace padtune::cli

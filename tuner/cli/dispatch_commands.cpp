@@ -182,7 +182,7 @@ int run_explain(const explain_options& o) {
     nlohmann::json timings = nlohmann::json::array();
     for (const auto& [inst, us] : c.timings) timings.push_back({{"instantiation", inst->id}, {"median_us", us}});
     out["timings"] = timings;
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", json_text(out));
     return exit_ok;
   }
   fmt::print("shape          {} on {}\n", s.text(), name_of(backend_of(o)));
@@ -462,11 +462,12 @@ int run_run(const run_options& o) {
 
   // dx written to standard output keeps it to itself: the report goes to standard error then.
   std::FILE* report = dx_out && dx_out->descriptor == 1 ? stderr : stdout;
-  fmt::print(report, "padtune run: {} ({}) on {}, {}, {} run{}{}, {:.1f} us wall time per run ({})\n", ran.id, how,
-             name_of(b), s.text(), o.n, o.n == 1 ? "" : "s", timer ? ", L2 flushed before each" : "",
-             seconds * 1e6 / o.n,
-             b == backend::host ? "host emulation: says nothing about GPU speed"
-                                : "includes launch overhead and one final synchronize; padtune tune measures");
+  const std::string line = fmt::format(
+      "padtune run: {} ({}) on {}, {}, {} run{}{}, {:.1f} us wall time per run ({})\n", ran.id, how, name_of(b), s.text(), o.n,
+      o.n == 1 ? "" : "s", timer ? ", L2 flushed before each" : "", seconds * 1e6 / o.n,
+      b == backend::host ? "host emulation: says nothing about GPU speed"
+                         : "includes launch overhead and one final synchronize; padtune tune measures");
+  std::fputs(safe_text(line).c_str(), report);  // `how` names the table's path
   return exit_ok;
 }
 

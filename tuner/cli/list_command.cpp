@@ -34,7 +34,7 @@ int run_list_variants(const list_options& o) {
                      {"instantiations", count},
                      {"template", fmt::format("padtune::detail::{}_variant::kernel<T, BLOCK_OL, MAX_THREADS, W>", v.name)}});
     }
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", json_text(out));
     return exit_ok;
   }
   for (const variant_info& v : variants())
@@ -65,7 +65,7 @@ int run_list(const list_options& o) {
                      {"access_width", i->access_width},
                      {"needs_zeroed_dx", i->needs_zeroed_dx},
                      {"backends", {"cuda", "host"}}});
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", json_text(out));
     return exit_ok;
   }
   fmt::print("{:<58} {:<8} {:<5} {:>8} {:>7} {:>6} {}\n", "id", "variant", "dtype", "BLOCK_OL", "threads", "width",

@@ -1,4 +1,5 @@
 // padtune: list, verify and tune the ConstantPad1dBackward kernel family.
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -88,6 +89,12 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {  // nothing escapes as an abort
     padtune::print_error("padtune: {}\n", e.what());
     return exit_code_of(e);
+  }
+  // What went to standard output must have arrived (a full disk, /dev/full, a file-size limit): a
+  // buffered write fails only here.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    padtune::print_error("padtune: standard output cannot be written: {}\n", std::strerror(errno));
+    return result == exit_ok ? exit_failed : result;
   }
   return result;
 }

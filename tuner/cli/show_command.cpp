@@ -3,22 +3,29 @@
 
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "padtune/table.hpp"
 #include "commands.hpp"
 #include "padtune/detail/input.hpp"
 
 namespace padtune::cli {
 
+std::string json_text(const nlohmann::json& j) {
+  return j.dump(2, ' ', /*ensure_ascii=*/true, nlohmann::json::error_handler_t::replace);
+}
+
+// Every text of a table came from a file: printed through safe_text, it cannot drive the terminal.
 void print_table(const results_table& t) {
-  fmt::print("{} ({} backend{}), padtune {}, {}{}\n", t.device.name, t.device.backend,
-             t.device.backend == "host" ? ": emulation, timings say nothing about GPU speed" : "", t.harness, t.created,
-             t.complete ? "" : ", PARTIAL: the run was interrupted");
+  fmt::print("{} ({} backend{}), padtune {}, {}{}\n", safe_text(t.device.name), safe_text(t.device.backend),
+             t.device.backend == "host" ? ": emulation, timings say nothing about GPU speed" : "", safe_text(t.harness),
+             safe_text(t.created), t.complete ? "" : ", PARTIAL: the run was interrupted");
   fmt::print("{:<5} {:<13} {:<34} {:<58} {:>10} {:>8} {:>7} {:>8}\n", "dtype", "bucket", "shape (B,C,L,pl,pr)", "winner",
              "median us", "GB/s", "x copy", "margin");
   for (const table_entry& e : t.entries)
     fmt::print("{:<5} {:<13} {:<34} {:<58} {:>10.2f} {:>8.1f} {:>7.3f} {:>7.1f}%\n", name_of(e.type), e.where.name(),
                fmt::format("({},{},{},{},{})", e.shape.B, e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right),
-               e.winner.id, e.winner.median_us, e.winner.gbps, e.winner.ratio_to_memcpy, 100 * e.margin);
+               safe_text(e.winner.id), e.winner.median_us, e.winner.gbps, e.winner.ratio_to_memcpy, 100 * e.margin);
   fmt::print("{} entries; 'x copy' is the winner's time over a device-to-device memcpy of the same payload\n", t.entries.size());
   std::size_t jit_wins = 0;
   for (const table_entry& e : t.entries) jit_wins += is_jit_id(e.winner.id);
@@ -40,7 +47,7 @@ void add_show_command(CLI::App& app, int* result) {
   cmd->callback([o, result] {
     try {
       const results_table t = read_table(o->file);
-      if (o->json) fmt::print("{}\n", padtune::to_json(t).dump(2));
+      if (o->json) fmt::print("{}\n", json_text(padtune::to_json(t)));
       else print_table(t);
       *result = exit_ok;
     } catch (const std::exception& e) {

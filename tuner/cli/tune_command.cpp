@@ -151,8 +151,8 @@ int run_tune_command(const search_options& s, const std::string& command) {
   // A team's rank takes the GPU of its rank on the host.
   const int device = team && o.where == backend::cuda ? tuner::cuda_device_for_local_rank(team->local_rank()) : -1;
   o.team = team.get();
-  if (s.budget && (!std::isfinite(*s.budget) || *s.budget <= 0)) {
-    print_error("padtune tune: --budget must be a positive number of seconds, got {}\n", *s.budget);
+  if (s.budget && (!std::isfinite(*s.budget) || *s.budget <= 0 || *s.budget > 365.0 * 24 * 3600)) {
+    print_error("padtune tune: --budget must be a positive number of seconds, at most a year, got {}\n", *s.budget);
     if (team) team->abort(exit_usage);
     return exit_usage;
   }
@@ -182,6 +182,7 @@ int run_tune_command(const search_options& s, const std::string& command) {
   o.results_dir = s.results_dir;
   o.table_path = s.table;
   o.cache_path = s.cache;
+  o.summary_path = s.summary;
   o.measure.l2_cold = !s.hot;
   o.measure.hot_too = s.hot_too;
   o.command = command;
@@ -191,8 +192,11 @@ int run_tune_command(const search_options& s, const std::string& command) {
     print_error("padtune tune: --isolate and --no-isolate exclude each other\n");
     return exit_usage;
   }
-  if (!std::isfinite(s.candidate_timeout) || s.candidate_timeout <= 0) {
-    print_error("padtune tune: --candidate-timeout must be a positive number of seconds, got {}\n", s.candidate_timeout);
+  // At most a year: a longer wait overflows the clock's arithmetic (and is no timeout at all).
+  constexpr double longest_timeout = 365.0 * 24 * 3600;
+  if (!std::isfinite(s.candidate_timeout) || s.candidate_timeout <= 0 || s.candidate_timeout > longest_timeout) {
+    print_error("padtune tune: --candidate-timeout must be a positive number of seconds, at most {:.0f} (a year), got {}\n",
+                longest_timeout, s.candidate_timeout);
     return exit_usage;
   }
   if (s.isolate || (o.where == backend::cuda && !s.no_isolate)) {
@@ -239,7 +243,7 @@ int run_tune_command(const search_options& s, const std::string& command) {
     return r.interrupted ? exit_interrupted : exit_ok;
   }
   if (s.json) {
-    fmt::print("{}\n", padtune::to_json(r.table).dump(2));
+    fmt::print("{}\n", json_text(padtune::to_json(r.table)));
   } else {
     print_table(r.table);
   }

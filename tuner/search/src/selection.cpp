@@ -1,5 +1,7 @@
 #include "padtune/search/selection.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -31,6 +33,11 @@ candidate_numbers numbers(const measurement_index& index, const std::string& id,
   c.iqr_us = m->t.cold.iqr();
   if (c.median_us > 0) c.gbps = double(payload_bytes(type, s)) / (c.median_us * 1e3);
   if (floor && floor->status == "ok" && floor->t.cold.median > 0) c.ratio_to_memcpy = c.median_us / floor->t.cold.median;
+  // Each time is finite, but what comes of two may not be (1e300 us over a floor of 1e-300 us).
+  if (!std::isfinite(c.gbps) || !std::isfinite(c.ratio_to_memcpy))
+    throw results_error(fmt::format("{}: its median of {} us over the floor's {} us (or its payload over it) is no finite "
+                                    "number; the measurement cannot be right", measurement_key(id, type, s), c.median_us,
+                                    floor ? floor->t.cold.median : 0.0));
   return c;
 }
 
@@ -121,13 +128,12 @@ std::vector<shape_ranking> rank_shapes(const std::vector<measurement>& ok) {
     std::map<std::string, std::pair<double, shape5>> times;  // id -> (median, the split it was measured on)
   };
   std::vector<group> groups;
+  std::map<std::tuple<int, long long, long long, long long, long long>, std::size_t> group_of;  // same_problem's key
   for (const measurement& m : ok) {
     const shape5& s = m.shape;
-    auto g = std::find_if(groups.begin(), groups.end(), [&](const group& x) {
-      return x.type == m.type && same_problem(x.shape, s.B * s.C, s.L, s.pad_left, s.pad_right);
-    });
-    if (g == groups.end()) g = groups.insert(groups.end(), group{m.type, s, {}});
-    g->times[m.id] = {m.t.cold.median, s};
+    const auto [it, fresh] = group_of.emplace(std::make_tuple(int(m.type), s.B * s.C, s.L, s.pad_left, s.pad_right), groups.size());
+    if (fresh) groups.push_back(group{m.type, s, {}});
+    groups[it->second].times[m.id] = {m.t.cold.median, s};
   }
   std::vector<shape_ranking> out;
   for (const group& g : groups) {

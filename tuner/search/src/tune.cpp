@@ -1,11 +1,13 @@
 #include "padtune/search/tune.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "padtune/search/id_filter.hpp"
 #include "padtune/search/jit_candidates.hpp"
@@ -68,10 +70,16 @@ std::unique_ptr<workspace> tune_run::make_workspace(dtype type, const shape5& s)
 void tune_run::plan_work(measure_settings& m) {
   if (o_.jit && o_.where != backend::cuda)
     throw std::runtime_error("--jit needs the CUDA backend: JIT kernels are compiled by NVRTC for a GPU");
-  for (dtype type : o_.dtypes) {
+  // A dtype or shape named twice is one: measured once, counted once.
+  std::vector<dtype> dtypes;
+  for (dtype type : o_.dtypes)
+    if (std::find(dtypes.begin(), dtypes.end(), type) == dtypes.end()) dtypes.push_back(type);
+  for (dtype type : dtypes) {
     candidates_[type] = candidates_for(type, o_);
-    std::vector<shape5> shapes = o_.sizes;
-    if (shapes.empty()) shapes = o_.where == backend::cuda ? default_sweep(type) : small_sweep();
+    std::vector<shape5> shapes;
+    std::set<std::tuple<long long, long long, long long, long long, long long>> seen;
+    for (const shape5& s : o_.sizes.empty() ? (o_.where == backend::cuda ? default_sweep(type) : small_sweep()) : o_.sizes)
+      if (seen.emplace(s.B, s.C, s.L, s.pad_left, s.pad_right).second) shapes.push_back(s);
     shapes = take_shard(shapes, o_.shard);
     if (o_.jit)
       for (const instantiation* j : jit_candidates_for(type, candidates_[type], shapes)) candidates_[type].push_back(j);
@@ -94,6 +102,7 @@ void tune_run::open_model(model_run& model) {
   if (model.cache_file.stream)
     throw usage_error(fmt::format("--cache {}: a cache must be a regular file (it is read back and appended to)", model.cache_file.name()));
   refuse_same_file(model.table, "--table", model.cache_file, "--cache");
+  refuse_other_outputs(model);
   // A table that must not be replaced (another device model, a newer schema) is refused now, before
   // anything is measured; finish() looks again, since another run may write it meanwhile.
   inspect_table(model.table, model.device);
@@ -111,6 +120,30 @@ void tune_run::open_model(model_run& model) {
     report_.table_path = model.table_path;
     report_.cache_path = model.cache_path;
   }
+}
+
+/// Refuses a table or cache that is one of the other files the run writes (what it sets aside, the
+/// cache's lock, the summary), and a cache of several hard links: one lock per name would let two
+/// runs append at once, and a rewrite (lines set aside) would split the names.
+void tune_run::refuse_other_outputs(const model_run& model) const {
+  std::vector<std::pair<output_target, std::string>> others;
+  others.emplace_back(resolve_output(model.cache_file.target.string() + ".rejected"), "the cache's set-aside lines");
+  others.emplace_back(resolve_output(lock_path_of(model.cache_file.target)), "the cache's lock");
+  if (!model.table.stream) others.emplace_back(resolve_output(rejected_table_path(model.table)), "the table's set-aside entries");
+  if (!o_.summary_path.empty()) {
+    const output_target summary = resolve_output(o_.summary_path);
+    for (const auto& [t, what] : others) refuse_same_file(summary, "--summary", t, what.c_str());
+    others.emplace_back(summary, "--summary");
+  }
+  for (const auto& [t, what] : others) {
+    refuse_same_file(model.table, "--table", t, what.c_str());
+    refuse_same_file(model.cache_file, "--cache", t, what.c_str());
+  }
+  struct stat st {};
+  if (model.cache_file.exists && ::stat(model.cache_file.target.c_str(), &st) == 0 && st.st_nlink > 1)
+    throw usage_error(fmt::format("--cache {} has {} hard links: each name would take a lock of its own, and padtune replaces a "
+                                  "cache by renaming a new file over it, which would split them; use a symbolic link",
+                                  model.cache_file.name(), st.st_nlink));
 }
 
 void tune_run::record(model_run& model, measurement m, bool fresh) {
@@ -387,8 +420,9 @@ std::vector<std::string> tune_run::unrunnable(const model_run& model) const {
 /// of other shapes. What could not be read was set aside by finish().
 void tune_run::keep_other_entries(const table_on_disk& found, results_table& t) const {
   if (!found.table) return;
+  const std::size_t measured = t.entries.size();  // covered means by this run: not by an old entry kept before
   for (const table_entry& e : found.table->entries) {
-    const bool covered = std::any_of(t.entries.begin(), t.entries.end(), [&](const table_entry& n) {
+    const bool covered = std::any_of(t.entries.begin(), t.entries.begin() + std::ptrdiff_t(measured), [&](const table_entry& n) {
       return e.exact ? same_place(n, e) : !n.exact && n.type == e.type && n.where == e.where;
     });
     if (!covered) t.entries.push_back(e);

@@ -71,6 +71,7 @@ class tune_run {
   std::unique_ptr<workspace> make_workspace(dtype type, const shape5& s) const;
   void plan_work(measure_settings& m);
   void open_model(model_run& model);
+  void refuse_other_outputs(const model_run& model) const;
   /// Records what the model's cache already answers for on (type, s) and returns the rest.
   shape_work triage(model_run& model, dtype type, const shape5& s);
   void measure(model_run& model, const shape_work& w, const measure_settings& m);

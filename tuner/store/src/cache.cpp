@@ -81,8 +81,8 @@ cache_file parse_cache(const std::string& text, const std::string& name) {
   f.header_line = lines.at(0);
   json header;
   try {
-    header = json::parse(f.header_line);
-  } catch (const json::exception&) {
+    header = parse_json(f.header_line, name + ":1");  // bounded nesting: a hostile header cannot exhaust the stack
+  } catch (const results_error&) {
     throw results_error(fmt::format("{}: line 1 is not a padtune cache header; move the file away", name));
   }
   if (!header.is_object() || !header.contains("padtune_cache"))
@@ -104,9 +104,12 @@ cache_file parse_cache(const std::string& text, const std::string& name) {
   for (std::size_t i = 1; i < lines.size(); ++i) {
     if (lines[i].empty()) continue;
     try {
-      f.records.push_back(measurement_from_json(json::parse(lines[i]), fmt::format("{}:{}", name, i + 1)));
+      const std::string where = fmt::format("{}:{}", name, i + 1);
+      f.records.push_back(measurement_from_json(parse_json(lines[i], where), where));
     } catch (const std::exception& e) {
-      if (i + 1 == lines.size()) f.torn_last_line = true;  // a kill mid-write
+      // A last line without its newline is a kill mid-write: redone. One that ends whole is corrupt
+      // like any other, and set aside.
+      if (i + 1 == lines.size() && text.back() != '\n') f.torn_last_line = true;
       else f.rejected.push_back({i + 1, lines[i], e.what()});
     }
   }

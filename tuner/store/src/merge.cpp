@@ -16,9 +16,9 @@ using nlohmann::json;
 bool looks_like_cache(const std::string& text) {
   const std::string first = text.substr(0, text.find('\n'));
   try {
-    const json j = json::parse(first);
+    const json j = parse_json(first, "");
     return j.is_object() && j.contains("padtune_cache");
-  } catch (const json::exception&) {
+  } catch (const results_error&) {
     return false;
   }
 }
@@ -192,11 +192,13 @@ std::vector<measurement> union_of_caches(const std::vector<const cache_file*>& c
 std::vector<table_entry> merge_entries(const std::vector<std::vector<table_entry>>& tables) {
   // The entries of one place (same_place: kind, dtype and shape), in input order.
   std::vector<std::vector<const table_entry*>> places;
+  std::map<std::tuple<int, bool, long long, long long, long long, long long>, std::size_t> place_of;  // same_place's key
   for (const auto& entries : tables)
     for (const table_entry& e : entries) {
-      auto b = std::find_if(places.begin(), places.end(), [&](const auto& seen) { return same_place(*seen.front(), e); });
-      if (b == places.end()) places.push_back({&e});
-      else b->push_back(&e);
+      const auto key = std::make_tuple(int(e.type), e.exact, e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right);
+      const auto [it, fresh] = place_of.emplace(key, places.size());
+      if (fresh) places.push_back({&e});
+      else places[it->second].push_back(&e);
     }
   std::vector<table_entry> out;
   for (const auto& seen : places) {

@@ -8,7 +8,11 @@ namespace padtune::tuner {
 
 table_on_disk inspect_table(const output_target& out, const device_fingerprint& device) {
   table_on_disk found;
-  if (out.stream || !out.exists) return found;  // a device or FIFO is not read back
+  if (out.stream) return found;  // a device or FIFO is not read back
+  // Looked at now, not when the path was resolved: another run may have written it since (under the
+  // cache's lock, which this run waited for).
+  std::error_code ec;
+  if (!std::filesystem::exists(out.target, ec)) return found;
   const std::string name = out.name();
   const std::string text = read_input_file(out.target, max_table_bytes, "table");
   try {

@@ -26,6 +26,11 @@ inline constexpr std::size_t max_input_bytes = std::size_t(1) << 30;
 std::string read_input_file(const std::filesystem::path& path, std::size_t max_bytes = max_input_bytes,
                             std::string_view kind = "input file");
 
+/// JSON text parsed with its nesting bounded (results_error naming `source` past max_depth levels,
+/// before anything deeper is built: deep nesting would exhaust the stack in nlohmann's recursive
+/// copies and dumps) and strict (no comments); results_error naming `source` for text that is not JSON.
+nlohmann::json parse_json(const std::string& text, const std::string& source, int max_depth = 16);
+
 /// The whole of a JSON integer in [min, max]; results_error naming `where` for a float, a string or a
 /// value out of range (2^64-1 is not -1; 8.5 is not 8).
 long long strict_integer(const nlohmann::json& v, const std::string& where, long long min, long long max);

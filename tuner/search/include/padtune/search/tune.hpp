@@ -37,6 +37,7 @@ struct tune_options {
   /// candidate, each timed in full.
   bool exhaustive = false;
   std::filesystem::path table_path, cache_path;  ///< empty: results/<gpu>.json and .cache.jsonl
+  std::filesystem::path summary_path;  ///< the CLI's --summary (written by the CLI): refused where it is the table or cache
   std::filesystem::path results_dir = "results";
   measure_settings measure;
   int retime_rounds = 30;  ///< interleaved samples per finalist when selecting
