@@ -53,6 +53,21 @@ def run_child(args):
         json.dump(rows, f)
 
 
+def render(results, command, samples):
+    """The report of the three lookups' runs (results: lookup -> rows) as Markdown."""
+    lines = ["# A GPU model without a table: the performance suite's backward under three lookups", "",
+             f"`{command}`; L2-cold medians of {samples} samples, as a ratio to a copy of dx's bytes in the same process.",
+             "", "| shape | dtype | tuned | built-in rule | first-use timing, no entry | built-in kernel |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for k, row in enumerate(results["tuned"]):
+        cells = [f"{results[l][k]['us'] / results[l][k]['copy_us']:.3f}" for l in LOOKUPS]
+        lines.append(f"| {row['shape']} | {row['dtype']} | {' | '.join(cells)} | {results['builtin'][k]['kernel']} |")
+    geo = {l: statistics.geometric_mean(r["us"] / t["us"] for r, t in zip(results[l], results["tuned"])) for l in LOOKUPS}
+    worst = {l: max(r["us"] / t["us"] for r, t in zip(results[l], results["tuned"])) for l in LOOKUPS}
+    lines += ["", "Against the tuned table: " + "; ".join(f"{l} geomean {geo[l]:.3f}, worst {worst[l]:.3f}" for l in LOOKUPS[1:])]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--table", required=True, help="the model's own table: its header makes the empty one")
@@ -92,17 +107,7 @@ def main(argv):
                             "--samples", str(args.samples), "--suite", suite, "--child", path], env=env, check=True)
             with open(path) as f:
                 results[lookup] = json.load(f)
-    lines = ["# A GPU model without a table: the performance suite's backward under three lookups", "",
-             f"`scripts/untuned-bench.py {' '.join(argv)}`; L2-cold medians of {args.samples} samples, as a ratio to a copy of "
-             "dx's bytes in the same process.", "", "| shape | dtype | tuned | built-in rule | first-use timing, no entry | "
-             "built-in kernel |", "| --- | --- | --- | --- | --- | --- |"]
-    for k, row in enumerate(results["tuned"]):
-        cells = [f"{results[l][k]['us'] / results[l][k]['copy_us']:.3f}" for l in LOOKUPS]
-        lines.append(f"| {row['shape']} | {row['dtype']} | {' | '.join(cells)} | {results['builtin'][k]['kernel']} |")
-    geo = {l: statistics.geometric_mean(r["us"] / t["us"] for r, t in zip(results[l], results["tuned"])) for l in LOOKUPS}
-    worst = {l: max(r["us"] / t["us"] for r, t in zip(results[l], results["tuned"])) for l in LOOKUPS}
-    lines += ["", "Against the tuned table: " + "; ".join(f"{l} geomean {geo[l]:.3f}, worst {worst[l]:.3f}" for l in LOOKUPS[1:])]
-    text = "\n".join(lines) + "\n"
+    text = render(results, f"scripts/untuned-bench.py {' '.join(argv)}", args.samples)
     sys.stdout.write(text)
     if args.out:
         from output_file import write_output

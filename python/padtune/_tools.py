@@ -111,7 +111,8 @@ def set_autotune(on: bool = True) -> None:
     call's own tensors and stream (a few milliseconds on small problems, one synchronization), and
     keeps the vote's first unless another is 2% faster, for the rest of the process. `padtune.explain` then says `served_by: timed`. A call inside
     CUDA graph capture is never timed; warm up first, as graph capture asks anyway. Also
-    PADTUNE_AUTOTUNE=1."""
+    PADTUNE_AUTOTUNE=1. Where neither says, it is on for a GPU model without a table of its own,
+    which borrows the published table nearest in compute capability."""
     if _native.lib.padtune_set_autotune(int(bool(on))) != 0:
         raise RuntimeError(f"padtune.set_autotune: {_native.last_error()}")
 

@@ -39,6 +39,7 @@
 #include "padtune/table.hpp"
 #include "autotune.hpp"
 #include "padtune/detail/input.hpp"
+#include "padtune/detail/nearest_table.hpp"
 #include "vote.hpp"
 
 namespace padtune {
@@ -71,6 +72,9 @@ struct lookup_table {
 struct device_table {
   const lookup_table* table = nullptr;
   std::string note;  ///< the sources passed over on the way, in words ("" if none)
+  /// Another model's table serves this device (no table of its own): first-use timing is on for it
+  /// unless PADTUNE_AUTOTUNE or set_autotune said otherwise (results/nvidia-h200/untuned.md).
+  bool borrowed = false;
 };
 
 /// What lookup needs to know of the device a call runs on.
@@ -279,6 +283,25 @@ const lookup_table* load_file(dispatch_state& s, const std::string& path, const 
   return it->second.get();
 }
 
+}  // namespace
+
+namespace detail {
+
+int nearest_published(const std::vector<device_fingerprint>& tables, int cc_major, int cc_minor) {
+  int best = -1, best_distance = 0;
+  for (std::size_t k = 0; k < tables.size(); ++k) {
+    if (tables[k].backend != "cuda") continue;
+    // The same major version first (one architecture family), then the nearest minor.
+    const int distance = 100 * std::abs(tables[k].cc_major - cc_major) + std::abs(tables[k].cc_minor - cc_minor);
+    if (best < 0 || distance < best_distance) best = int(k), best_distance = distance;
+  }
+  return best;
+}
+
+}  // namespace detail
+
+namespace {
+
 std::string join_notes(const std::vector<std::string>& notes) {
   std::string out;
   for (const std::string& n : notes) out += (out.empty() ? "" : "; ") + n;
@@ -288,7 +311,9 @@ std::string join_notes(const std::vector<std::string>& notes) {
 /// The lookup order of DESIGN.md for one device. Pre: the mutex is held.
 std::unique_ptr<device_table> resolve(dispatch_state& s, const device_info& d) {
   std::vector<std::string> passed;
-  const auto found = [&](const lookup_table* t) { return std::make_unique<device_table>(device_table{t, join_notes(passed)}); };
+  const auto found = [&](const lookup_table* t, bool borrowed = false) {
+    return std::make_unique<device_table>(device_table{t, join_notes(passed), borrowed});
+  };
   if (!d.unusable.empty()) passed.push_back(fmt::format("no usable CUDA device: {}", d.unusable));
 
   if (const auto [path, origin] = explicit_path(s); !path.empty()) {
@@ -316,12 +341,24 @@ std::unique_ptr<device_table> resolve(dispatch_state& s, const device_info& d) {
       if (e.device.backend == "cuda" && e.device.name == d.name && e.file == e.device.slug() + ".json")
         return found(e.table.get());
     passed.push_back(fmt::format("no embedded table for {}", d.name));
+    // A model without a table of its own borrows the published table nearest in compute capability
+    // (the same one first), and times the vote's finalists on first use: on the H200 posing as an
+    // untuned model, the built-in rule ran the suite at 1.38x its table's time (geomean, worst 21x).
+    std::vector<device_fingerprint> published;
+    std::vector<const embedded_source*> sources;
     for (const embedded_source& e : tables)
-      if (e.device.backend == "cuda" && e.device.cc_major == d.cc_major && e.device.cc_minor == d.cc_minor) {
-        passed.push_back(fmt::format("{} has the same compute capability {}.{}", e.device.name, d.cc_major, d.cc_minor));
-        return found(e.table.get());
+      if (e.file == e.device.slug() + ".json") {  // a model's own table, not a file of another name
+        published.push_back(e.device);
+        sources.push_back(&e);
       }
-    passed.push_back(fmt::format("none of compute capability {}.{}", d.cc_major, d.cc_minor));
+    if (const int k = detail::nearest_published(published, d.cc_major, d.cc_minor); k >= 0) {
+      const embedded_source* nearest = sources[std::size_t(k)];
+      passed.push_back(fmt::format("{}'s table, of compute capability {}.{}, the nearest published to this {}.{}, with first-use "
+                                   "timing on unless turned off", nearest->device.name, nearest->device.cc_major,
+                                   nearest->device.cc_minor, d.cc_major, d.cc_minor));
+      return found(nearest->table.get(), true);
+    }
+    passed.push_back("no published table of the CUDA backend");
   }
   return found(&s.built_in);
 }
@@ -436,7 +473,9 @@ struct timed_choice {
 };
 
 struct autotune_state {
-  std::atomic<int> on{-1};  ///< 1 on, 0 off, -1 PADTUNE_AUTOTUNE not read yet
+  /// 1 on, 0 off (set_autotune or PADTUNE_AUTOTUNE said so), 2 neither said: on for a device that
+  /// borrows another model's table only; -1 PADTUNE_AUTOTUNE not read yet.
+  std::atomic<int> on{-1};
   std::mutex mutex;         ///< guards chosen
   std::map<shape_key, timed_choice> chosen;
   std::atomic<std::size_t> timed{0};  ///< shapes timed, for autotuned_shapes()
@@ -447,16 +486,20 @@ autotune_state& autotune() {
   return a;
 }
 
-bool autotune_on() {
+/// Whether first-use timing is on for calls served by t (any device's when t is null).
+bool autotune_on(const device_table* t = nullptr) {
   autotune_state& a = autotune();
-  const int on = a.on.load(std::memory_order_relaxed);
-  if (on >= 0) return on == 1;
-  const char* env = std::getenv("PADTUNE_AUTOTUNE");
-  const std::string_view value = env ? env : "";
-  int unread = -1;  // set_autotune, if it came first, wins; one thread reads the variable and warns
-  if (a.on.compare_exchange_strong(unread, value == "1" ? 1 : 0) && value != "" && value != "0" && value != "1")
-    print_error("padtune: PADTUNE_AUTOTUNE='{}' is neither 0 nor 1: first-use timing stays off\n", value);
-  return a.on.load(std::memory_order_relaxed) == 1;
+  int on = a.on.load(std::memory_order_relaxed);
+  if (on < 0) {
+    const char* env = std::getenv("PADTUNE_AUTOTUNE");
+    const std::string_view value = env ? env : "";
+    int unread = -1;  // set_autotune, if it came first, wins; one thread reads the variable and warns
+    if (a.on.compare_exchange_strong(unread, value == "1" ? 1 : value == "" ? 2 : 0) && value != "" && value != "0" &&
+        value != "1")
+      print_error("padtune: PADTUNE_AUTOTUNE='{}' is neither 0 nor 1: first-use timing stays off\n", value);
+    on = a.on.load(std::memory_order_relaxed);
+  }
+  return on == 1 || (on == 2 && t && t->borrowed);
 }
 
 /// The device a call on backend b runs on, as timed choices are keyed: -1 on the host.
@@ -547,7 +590,7 @@ const dispatch_entry* exact(const lookup_table& t, dtype type, std::int64_t rows
 /// timing on, not in capture) the kept one of the vote's finalists, else the vote's choice.
 const instantiation& choose(const device_table& t, const problem& p, std::int64_t rows, backend b, cudaStream_t stream) {
   if (const dispatch_entry* e = exact(*t.table, p.type, rows, p.L, p.pad_left, p.pad_right)) return *e->inst;
-  bool timing = autotune_on();
+  bool timing = autotune_on(&t);
   thread_local recent_choices recent;
   recent_choices::choice key{{t.table, b, timing ? device_of(b) : -1, p.type, rows, p.L, p.pad_left, p.pad_right}, timing};
   if (const instantiation* known = recent.find(key)) return *known;
@@ -625,7 +668,7 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
     return e.note.empty() ? text : text + "; " + e.note;
   };
   const std::optional<timed_choice> timed =
-      autotune_on() ? find_timed({&t, b, device_of(b), type, sizes.rows, L, pad_left, pad_right}) : std::nullopt;
+      autotune_on(&d) ? find_timed({&t, b, device_of(b), type, sizes.rows, L, pad_left, pad_right}) : std::nullopt;
   if (const dispatch_entry* e = exact(t, type, sizes.rows, L, pad_left, pad_right)) {
     c.inst = e->inst;
     c.served_by = "exact";
@@ -674,7 +717,7 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
       c.reason += fmt::format("; first-use timing failed ({}): the vote's choice serves it", timed->failed);
     else if (timed)
       c.reason += "; first-use timing is on: another thread is timing this shape's finalists now";
-    else if (autotune_on() && v.candidates > 1)
+    else if (autotune_on(&d) && v.candidates > 1)
       c.reason += fmt::format("; first-use timing is on: the first dispatch of this shape times the vote's {} finalists",
                               std::min(detail::autotune_finalists, v.candidates));
   } else {
@@ -692,7 +735,7 @@ void set_autotune(bool on) { autotune().on.store(on ? 1 : 0, std::memory_order_r
 
 std::size_t autotuned_shapes() { return autotune().timed.load(std::memory_order_relaxed); }
 
-bool autotune_enabled() { return autotune_on(); }
+bool autotune_enabled() { return autotune_on(); }  // as set: a device borrowing a table also times where this is false
 
 const std::vector<results_table>& embedded_results_tables() { return parsed_embedded_tables().tables; }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "padtune/detail/input.hpp"
+#include "padtune/detail/nearest_table.hpp"
 #include "padtune/search/id_filter.hpp"
 #include "padtune/store/file_lock.hpp"
 #include "padtune/store/merge.hpp"
@@ -227,3 +228,27 @@ TEST(Selection, ANonFiniteRatioIsRefusedByName) {
 
 }  // namespace
 }  // namespace padtune::tuner
+
+namespace padtune::detail {
+namespace {
+
+TEST(NearestPublished, AModelWithoutATableBorrowsTheNearestComputeCapability) {
+  const auto gpu = [](const char* name, int major, int minor, const char* backend = "cuda") {
+    device_fingerprint d;
+    d.name = name, d.cc_major = major, d.cc_minor = minor, d.backend = backend;
+    return d;
+  };
+  const std::vector<device_fingerprint> tables = {gpu("host emulation", 0, 0, "host"), gpu("NVIDIA H200", 9, 0),
+                                                  gpu("NVIDIA A100", 8, 0), gpu("NVIDIA B200", 10, 0)};
+  EXPECT_EQ(nearest_published(tables, 9, 0), 1);   // an H100: the H200's
+  EXPECT_EQ(nearest_published(tables, 8, 6), 2);   // an A10: the A100's
+  EXPECT_EQ(nearest_published(tables, 8, 9), 2);   // an L40S (8.9): the A100's, of its family
+  EXPECT_EQ(nearest_published(tables, 12, 0), 3);  // an RTX 5090: the B200's
+  EXPECT_EQ(nearest_published(tables, 10, 3), 3);  // a B300: the B200's
+  EXPECT_EQ(nearest_published({gpu("X", 8, 0), gpu("Y", 8, 6)}, 8, 3), 0);  // equally near: the earlier
+  EXPECT_EQ(nearest_published({gpu("host emulation", 0, 0, "host")}, 9, 0), -1);
+  EXPECT_EQ(nearest_published({}, 9, 0), -1);
+}
+
+}  // namespace
+}  // namespace padtune::detail

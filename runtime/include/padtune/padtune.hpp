@@ -5,9 +5,11 @@
 ///
 /// The table is looked up once per device, in this order: an explicit path (set_results_path) or
 /// the PADTUNE_RESULTS environment variable, if it is a table of this device model; the tables embedded at build time from results/*.json
-/// for this device model; an embedded table of the same compute capability; the built-in default
-/// (kernels/device/variants.cuh: one variant for long rows, one for short ones). Lookup never fails: a bad file is reported
-/// once on stderr and the next source is used.
+/// for this device model; else the embedded table nearest in compute capability (a model without a
+/// table of its own borrows it, with first-use timing on unless set_autotune or PADTUNE_AUTOTUNE
+/// says otherwise); the built-in default (kernels/device/variants.cuh: one variant for long rows,
+/// one for short ones). Lookup never fails: a bad file is reported once on stderr and the next
+/// source is used.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
@@ -65,7 +67,7 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
 void set_results_path(const std::string& path, bool any_device = false);
 
 /// First-use timing, off unless turned on here or by PADTUNE_AUTOTUNE=1 (as cuDNN's benchmark
-/// mode). On: the first dispatch of a shape that no exact entry holds times the vote's 12 best-voted
+/// mode), or, where neither says, for a device that borrows another model's table. On: the first dispatch of a shape that no exact entry holds times the vote's 12 best-voted
 /// kernels on that call's own buffers and stream (a first round that sizes the others, then 10 to
 /// 30 rounds, twice the L2 written before each run on CUDA: 130 to 370 runs, a few milliseconds on
 /// small problems, an estimated 35 ms on a 1 GB one; on the host backend as many runs of the emulation),
@@ -77,6 +79,8 @@ void set_results_path(const std::string& path, bool any_device = false);
 /// failed timing is reported on stderr and leaves the shape to the vote's choice. Safe to call at
 /// any time.
 void set_autotune(bool on);
+/// Whether first-use timing was turned on (set_autotune, PADTUNE_AUTOTUNE=1); a device that borrows
+/// another model's table also times when neither said no.
 bool autotune_enabled();
 /// How many shapes this process has timed on first use (each at most once per device).
 std::size_t autotuned_shapes();
