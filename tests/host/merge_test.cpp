@@ -256,10 +256,19 @@ TEST(Merge, CachesOfTwoShardsSelectWhatATuneOverTheirUnionSelects) {
     EXPECT_EQ(x.winner.median_us, y.winner.median_us);
     EXPECT_EQ(x.winner.ratio_to_memcpy, y.winner.ratio_to_memcpy);
   }
-  // Without "search", the merged settings are the tune's.
+  // Without "search", the merged settings are the tune's; the shards of an exhaustive sweep merge
+  // into an exhaustive table, which the default tune takes its contenders from.
   nlohmann::json s = merged.settings, t = u.table.settings;
+  EXPECT_EQ(s.value("search", ""), "exhaustive");
   s.erase("search"), t.erase("search");
   EXPECT_EQ(s, t);
+  // A cache with screened-out ("pruned") measurements is not exhaustive.
+  tune_options screened = host_options(dir / "screened", part_a, "__(rowtile|flat)__bo1024__");
+  screened.exhaustive = false;
+  const tune_report c = run_tune(screened, nullptr);
+  ASSERT_GT(c.pruned, 0u);
+  const merge_result mc = merge({read_merge_input(c.cache_path)}, false, "merge");
+  EXPECT_NE(mc.devices[0].table.settings.value("search", ""), "exhaustive");
 }
 
 TEST(Merge, CachesWithSeveralCandidatesMergeAlikeInAnyOrderAndAsTheirUnion) {
@@ -294,7 +303,7 @@ TEST(Merge, ATableAndACacheMix) {
   for (const auto* t : {&a.table, &b.table})
     for (const table_entry& e : t->entries) shapes.emplace(e.type, e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right);
   EXPECT_EQ(m.devices[0].table.entries.size(), shapes.size());
-  EXPECT_EQ(m.devices[0].table.settings["search"], "exhaustive + selected from the merged caches");
+  EXPECT_EQ(m.devices[0].table.settings["search"], "exhaustive");  // an exhaustive table and an exhaustive cache
 }
 
 std::string input_error(const fs::path& p) {

@@ -65,6 +65,14 @@ std::string join(const std::vector<std::string>& parts, const char* separator) {
   return out;
 }
 
+/// How a cache's measurements were searched, as a table's "search" says it: a cache with no
+/// "pruned" measurement timed every candidate it holds in full, as --exhaustive does (the shards of
+/// an exhaustive sweep stay exhaustive merged, and the default tune takes their table's contenders).
+std::string cache_search(const cache_file& c) {
+  const bool pruned = std::any_of(c.records.begin(), c.records.end(), [](const measurement& m) { return m.status == "pruned"; });
+  return pruned ? "selected from the merged caches (some candidates screened out)" : "exhaustive";
+}
+
 /// Refuses an input that cannot be merged with the first of its device model.
 void check_compatible(const merge_input& first, const merge_input& other) {
   if (other.harness != first.harness)
@@ -94,7 +102,7 @@ merged_device merge_group(const std::vector<const merge_input*>& group, const st
     out.sources.push_back(in->path);
     complete = complete && in->complete;
     if (std::find(uuids.begin(), uuids.end(), in->device.uuid) == uuids.end()) uuids.push_back(in->device.uuid);
-    const std::string search = in->is_cache ? "selected from the merged caches" : in->search;
+    const std::string search = in->is_cache ? cache_search(in->cache) : in->search;
     if (std::find(searches.begin(), searches.end(), search) == searches.end()) searches.push_back(search);
     if (in->is_cache) caches.push_back(&in->cache);
     else tables.push_back(in->entries);
