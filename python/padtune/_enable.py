@@ -18,9 +18,15 @@ def enable(*, cpu: bool = False, replace_others: bool = False) -> bool:
     Everything else runs PyTorch's own implementation, with the same result. Returns whether it was
     enabled before; a second call changes nothing.
 
-    cpu: CPU tensors too, through padtune's host backend (exact and slow: for tests).
+    The first call registers padtune's kernels with PyTorch's dispatcher: make it before other
+    threads run PyTorch ops, as any torch.library registration. After that, enable() and disable()
+    turn them on and off, from any thread, at any time.
+
+    cpu: CPU tensors too, through padtune's host backend (exact and slow: for tests); an enable()
+    without it leaves CPU tensors as they were.
     replace_others: take over from a kernel another library registered for these ops (refused
-    otherwise, naming it); disable() gives it back.
+    otherwise, naming it); disable() gives it back (unregistering, so again with no other thread
+    running the op).
     """
     return _ops._set_enabled(True, bool(cpu), bool(replace_others)) != 0
 
@@ -39,12 +45,11 @@ def is_enabled() -> bool:
 def enabled(*, cpu: bool = False, replace_others: bool = False):
     """`with padtune.enabled():` padtune serves eager constant pads inside the block; on leaving, the
     state before it comes back (enabled or not, with or without cpu)."""
-    before = _ops._enabled()
-    _ops._set_enabled(True, bool(cpu), bool(replace_others))
+    before = _ops._set_enabled(True, bool(cpu), bool(replace_others))
     try:
         yield
     finally:
-        _ops._set_enabled(before != 0, bool(before & 2), True)
+        _ops._restore_enabled(before)
 
 
 def enabled_counts() -> dict:
@@ -57,17 +62,38 @@ def enabled_counts() -> dict:
 
 def explain_pad(x, pad, value=0.0) -> str:
     """What an enabled padtune does with F.pad(x, pad, value=value): the first line says whether
-    padtune serves it or PyTorch does, and why; served, the kernel lines of padtune.explain follow."""
-    pad = [integer(p, f"padtune.explain_pad: pad[{k}]") for k, p in enumerate(pad)]
+    padtune serves it or PyTorch does, and why; served, the kernel lines of padtune.explain follow.
+    (CPU tensors: with enable(cpu=True).)"""
+    _check_tensor(x, "padtune.explain_pad: x")
+    pad = [integer(p, f"padtune.explain_pad: pad[{k}]") for k, p in enumerate(_sequence(pad, "padtune.explain_pad: pad"))]
+    if not isinstance(value, (int, float)):
+        raise TypeError(f"padtune.explain_pad: value must be a number, got {type(value).__name__}")
+    if x.device.type not in ("cuda", "cpu"):
+        return f"PyTorch's own: a tensor on {x.device}: padtune serves cuda (and cpu) tensors\n"
     return _words(_ops.describe_pad(x, pad, value), x)
 
 
 def explain_slice_backward(grad, input_sizes, dim, start, end, step=1) -> str:
     """What an enabled padtune does with aten::slice_backward(grad, input_sizes, dim, start, end,
     step), the backward of x.narrow/x[..., start:end]: as explain_pad."""
-    sizes = [integer(s, f"padtune.explain_slice_backward: input_sizes[{k}]") for k, s in enumerate(input_sizes)]
+    _check_tensor(grad, "padtune.explain_slice_backward: grad")
+    sizes = [integer(s, f"padtune.explain_slice_backward: input_sizes[{k}]")
+             for k, s in enumerate(_sequence(input_sizes, "padtune.explain_slice_backward: input_sizes"))]
+    if grad.device.type not in ("cuda", "cpu"):
+        return f"PyTorch's own: a tensor on {grad.device}: padtune serves cuda (and cpu) tensors\n"
     return _words(_ops.describe_slice_backward(grad, sizes, integer(dim, "dim"), integer(start, "start"),
                                                integer(end, "end"), integer(step, "step")), grad)
+
+
+def _check_tensor(t, what):
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{what} must be a tensor, got {type(t).__name__}")
+
+
+def _sequence(v, what):
+    if isinstance(v, (str, bytes)) or not hasattr(v, "__iter__"):
+        raise TypeError(f"{what} must be a sequence of integers, got {type(v).__name__}")
+    return list(v)
 
 
 def _words(described: str, t) -> str:

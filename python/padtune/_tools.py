@@ -163,8 +163,8 @@ def tune(*args: str, results_dir=None, backend: str = "cuda", use: bool = True) 
     # The summary's path is escaped text (any byte of a name made readable): the path itself is the
     # --table given (relative to this process's folder, as the tool's), else RESULTS_DIR/<gpu>.json,
     # whose file name is the tool's own ASCII.
-    given = _option_value(args, "--table")
-    table = os.path.abspath(given) if given is not None else os.path.join(results_dir, os.path.basename(written))
+    given = _option_value(args, "--table")  # "" is no path: the tool takes its default then
+    table = os.path.abspath(given) if given else os.path.join(results_dir, os.path.basename(written))
     if use:
         set_results_path(table)
     return table

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <climits>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -142,7 +143,10 @@ pad_call decide_constant_pad(const at::Tensor& self, c10::IntArrayRef pad, const
   if (l > 0 || r > 0) {
     if (length <= 0) return fallback(words("the padded length would be ", length, ": PyTorch's to refuse"));
     // PyTorch's output: at::empty in the input's suggested memory format, filled, the input copied in.
-    return serve_if_layout_fits(self, -l, -r, sizes, strides_of(sizes, self.suggest_memory_format()));
+    const c10::MemoryFormat format = self.suggest_memory_format();
+    pad_call c = serve_if_layout_fits(self, -l, -r, sizes, strides_of(sizes, format));
+    c.format = format;
+    return c;
   }
   // Only crops: PyTorch clones the narrowed input (MemoryFormat::Preserve).
   // As at::empty_like with Preserve: a dense view's own strides, else dense ones in its order.
@@ -173,11 +177,14 @@ pad_call decide_slice_backward(const at::Tensor& grad, c10::IntArrayRef input_si
   if (grad.size(-1) != end - start) return fallback("grad_output's length is not the slice's: PyTorch's to refuse");
   std::vector<std::int64_t> sizes(input_sizes.begin(), input_sizes.end());
   // PyTorch's output: at::zeros of input_sizes (contiguous), the gradient copied into the slice.
-  return serve_if_layout_fits(grad, -start, -(size - end), sizes, strides_of(sizes, c10::MemoryFormat::Contiguous));
+  pad_call c = serve_if_layout_fits(grad, -start, -(size - end), sizes, strides_of(sizes, c10::MemoryFormat::Contiguous));
+  c.format = c10::MemoryFormat::Contiguous;
+  return c;
 }
 
 at::Tensor run_served(const at::Tensor& in, const pad_call& c, padtune_backend backend, void* stream, side_stream* side) {
-  at::Tensor out = at::empty_strided(c.sizes, c.strides, in.options());
+  at::Tensor out = c.format ? at::empty(c.sizes, in.options().memory_format(*c.format))
+                           : at::empty_strided(c.sizes, c.strides, in.options());
   run_plan(in, c.how, c.pad_left, c.pad_right, out, backend, stream, side, "padtune (enabled)");
   return out;
 }
@@ -206,21 +213,41 @@ library_filler& cuda_aten_pads() {
 }
 
 namespace {
+struct registrations;
+registrations& held();
+bool serving_flag(const registrations& r, c10::DeviceType device);
+}  // namespace
+
+bool aten_serving(c10::DeviceType device) { return serving_flag(held(), device); }
+
+namespace {
 
 at::Tensor constant_pad_nd_cpu(const at::Tensor& self, c10::IntArrayRef pad, const c10::Scalar& value) {
+  if (!aten_serving(c10::DeviceType::CPU)) return at::compositeexplicitautograd::constant_pad_nd(self, pad, value);
   return constant_pad_nd(self, pad, value, PADTUNE_BACKEND_HOST, nullptr, nullptr);
 }
 
 at::Tensor slice_backward_cpu(const at::Tensor& grad, c10::IntArrayRef input_sizes, std::int64_t dim, std::int64_t start,
                               std::int64_t end, std::int64_t step) {
+  if (!aten_serving(c10::DeviceType::CPU))
+    return at::compositeexplicitautograd::slice_backward(grad, input_sizes, dim, start, end, step);
   return slice_backward(grad, input_sizes, dim, start, end, step, PADTUNE_BACKEND_HOST, nullptr, nullptr);
 }
 
-/// The registrations padtune.enable() holds: one IMPL library of aten per dispatch key. Destroying
-/// one unregisters its kernels, and whatever kernel the key had before serves again.
+/// One dispatch key's registration. Once made, the kernels stay registered: PyTorch reads its dispatch
+/// table without a lock, so changing it while another thread dispatches the op can crash that thread
+/// (a thread toggling enable() beside one padding did, on the CPU). On and off is a flag the kernels
+/// read. Only where padtune took the op over from another library's kernel does disable() unregister,
+/// to give it back; that, as any registration, wants no other thread running the op.
+struct key_registration {
+  std::unique_ptr<torch::Library> library;
+  std::atomic<bool> serving{false};
+  bool took_over = false;  ///< another library's kernel was there before ours
+};
+
 struct registrations {
-  std::mutex mutex;
-  std::unique_ptr<torch::Library> cuda, cpu;
+  std::mutex mutex;  ///< guards the libraries and took_over; serving is read without it
+  key_registration cuda, cpu;
 };
 
 registrations& held() {
@@ -228,51 +255,83 @@ registrations& held() {
   return *r;
 }
 
-/// Refuses to take over an op another library already gave a kernel for this key, unless asked to.
-void check_free(c10::DispatchKey key, bool replace_others) {
-  if (replace_others) return;
-  for (const char* op : {"aten::constant_pad_nd", "aten::slice_backward"}) {
-    const c10::OperatorHandle h = c10::Dispatcher::singleton().findSchemaOrThrow(op, "");
-    TORCH_CHECK(!h.hasKernelForDispatchKey(key), "padtune.enable: ", op, " already has a ", key,
+/// Whether another library already gave one of the two ops a kernel for this key.
+bool taken(c10::DispatchKey key, std::string* which) {
+  for (const char* op : {"aten::constant_pad_nd", "aten::slice_backward"})
+    if (c10::Dispatcher::singleton().findSchemaOrThrow(op, "").hasKernelForDispatchKey(key)) {
+      *which = op;
+      return true;
+    }
+  return false;
+}
+
+/// Registers the kernels for `key` (once; refused over another library's unless replace_others) and
+/// turns them on. Pre: the mutex is held.
+void serve(key_registration& k, c10::DispatchKey key, bool replace_others, const std::function<void(torch::Library&)>& fill) {
+  if (!k.library) {
+    std::string which;
+    const bool other = taken(key, &which);
+    TORCH_CHECK(!other || replace_others, "padtune.enable: ", which, " already has a ", key,
                 " kernel that another library registered; padtune would replace it while enabled (its fallbacks go to "
                 "PyTorch's composite, not to that kernel). Pass replace_others=True to do so anyway.");
+    auto lib = std::make_unique<torch::Library>(torch::Library::IMPL, "aten", key, __FILE__, __LINE__);
+    fill(*lib);
+    k.library = std::move(lib);
+    k.took_over = other;
+  }
+  k.serving.store(true, std::memory_order_release);
+}
+
+/// Turns the kernels for a key off; gives an op taken over from another library back to it.
+void stop(key_registration& k) {
+  k.serving.store(false, std::memory_order_release);
+  if (k.took_over) {
+    k.library.reset();
+    k.took_over = false;
   }
 }
 
-std::int64_t state_of(const registrations& r) { return (r.cuda ? 1 : 0) | (r.cpu ? 2 : 0); }
+std::int64_t state_of(const registrations& r) {
+  return (r.cuda.serving.load() ? 1 : 0) | (r.cpu.serving.load() ? 2 : 0);
+}
 
-/// Enables (for CUDA tensors, and CPU ones through the host backend when `cpu`) or disables
-/// padtune's aten kernels; returns the state before (bit 0: CUDA, bit 1: CPU).
+/// Enables (for CUDA tensors, and CPU ones through the host backend when `cpu`: an enable() without
+/// it leaves CPU tensors as they were) or disables padtune's aten kernels; returns the state before
+/// (bit 0: CUDA, bit 1: CPU).
 std::int64_t set_enabled(bool on, bool cpu, bool replace_others) {
   registrations& r = held();
   const std::lock_guard<std::mutex> lock(r.mutex);
   const std::int64_t before = state_of(r);
   if (!on) {
-    r.cuda.reset();
-    r.cpu.reset();
+    stop(r.cuda);
+    stop(r.cpu);
     return before;
   }
-  if (!r.cuda && cuda_aten_pads()) {
-    check_free(c10::DispatchKey::CUDA, replace_others);
-    auto lib = std::make_unique<torch::Library>(torch::Library::IMPL, "aten", c10::DispatchKey::CUDA, __FILE__, __LINE__);
-    cuda_aten_pads()(*lib);
-    r.cuda = std::move(lib);
-  }
-  if (cpu && !r.cpu) {
-    check_free(c10::DispatchKey::CPU, replace_others);
-    auto lib = std::make_unique<torch::Library>(torch::Library::IMPL, "aten", c10::DispatchKey::CPU, __FILE__, __LINE__);
-    lib->impl("constant_pad_nd", TORCH_FN(constant_pad_nd_cpu));
-    lib->impl("slice_backward", TORCH_FN(slice_backward_cpu));
-    r.cpu = std::move(lib);
-  }
-  if (!cpu) r.cpu.reset();
+  if (cuda_aten_pads()) serve(r.cuda, c10::DispatchKey::CUDA, replace_others, cuda_aten_pads());
+  if (cpu)
+    serve(r.cpu, c10::DispatchKey::CPU, replace_others, [](torch::Library& lib) {
+      lib.impl("constant_pad_nd", TORCH_FN(constant_pad_nd_cpu));
+      lib.impl("slice_backward", TORCH_FN(slice_backward_cpu));
+    });
   return before;
 }
 
-std::int64_t enabled_state() {
+/// Puts back a state set_enabled returned (padtune.enabled()'s exit).
+std::int64_t restore_state(std::int64_t state) {
   registrations& r = held();
   const std::lock_guard<std::mutex> lock(r.mutex);
-  return state_of(r);
+  const std::int64_t before = state_of(r);
+  if ((state & 1) && r.cuda.library) r.cuda.serving.store(true, std::memory_order_release);
+  else if (!(state & 1)) stop(r.cuda);
+  if ((state & 2) && r.cpu.library) r.cpu.serving.store(true, std::memory_order_release);
+  else if (!(state & 2)) stop(r.cpu);
+  return before;
+}
+
+std::int64_t enabled_state() { return state_of(held()); }
+
+bool serving_flag(const registrations& r, c10::DeviceType device) {
+  return (device == c10::DeviceType::CUDA ? r.cuda : r.cpu).serving.load(std::memory_order_acquire);
 }
 
 std::vector<std::int64_t> enabled_counts() {
@@ -303,6 +362,7 @@ TORCH_LIBRARY_FRAGMENT(padtune, m) {
   // padtune.enable() / disable() / is_enabled() / enabled_counts() (padtune/_enable.py).
   m.def("_set_enabled(bool on, bool cpu=False, bool replace_others=False) -> int", &padtune::torch_ext::set_enabled);
   m.def("_enabled() -> int", &padtune::torch_ext::enabled_state);
+  m.def("_restore_enabled(int state) -> int", &padtune::torch_ext::restore_state);
   m.def("_enabled_counts() -> int[]", &padtune::torch_ext::enabled_counts);
   // What an enabled padtune does with F.pad(x, pad, value) and with aten::slice_backward's arguments
   // (padtune.explain_pad words it): shapes and strides only.

@@ -13,6 +13,7 @@
 #include <torch/library.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct pad_call {
   plan how;                                  ///< the input's layout plan (layout.hpp)
   bool zeros = false;                        ///< every output element is padding: no plan
   std::vector<std::int64_t> sizes, strides;  ///< the output, as PyTorch makes it
+  /// How PyTorch allocates it: at::empty in this memory format, else at::empty_strided (a clone's).
+  /// The same call, so that an allocation that fails fails with PyTorch's own message.
+  std::optional<c10::MemoryFormat> format;
 };
 
 /// aten::constant_pad_nd(self, pad, value).
@@ -47,6 +51,10 @@ at::Tensor constant_pad_nd(const at::Tensor& self, c10::IntArrayRef pad, const c
                            void* stream, side_stream* side);
 at::Tensor slice_backward(const at::Tensor& grad, c10::IntArrayRef input_sizes, std::int64_t dim, std::int64_t start,
                           std::int64_t end, std::int64_t step, padtune_backend backend, void* stream, side_stream* side);
+
+/// Whether enable() has the aten kernels of this device type serve now (they stay registered once
+/// registered; disable() turns them off: aten_pads.cpp says why).
+bool aten_serving(c10::DeviceType device);
 
 /// Adds the CUDA kernels of both ops to an IMPL library of aten for CUDA: set by cuda_ops.cpp where
 /// PyTorch has CUDA, else null.

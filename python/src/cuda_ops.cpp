@@ -3,6 +3,8 @@
 // nothing here synchronizes: the ops run inside CUDA graph capture. A plan's last row apart runs on
 // a pooled stream beside the current one, forked and joined by events.
 #include <ATen/ATen.h>
+#include <ATen/ops/constant_pad_nd_compositeexplicitautograd_dispatch.h>
+#include <ATen/ops/slice_backward_compositeexplicitautograd_dispatch.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/core/Event.h>
 #include <c10/cuda/CUDAStream.h>
@@ -72,6 +74,7 @@ at::Tensor pad_forward_cuda(const at::Tensor& x, std::int64_t pad_left, std::int
 // aten's pads on CUDA tensors, while padtune.enable() holds them (aten_pads.cpp): on the input's
 // device and its current stream.
 at::Tensor aten_constant_pad_nd_cuda(const at::Tensor& self, c10::IntArrayRef pad, const c10::Scalar& value) {
+  if (!aten_serving(c10::DeviceType::CUDA)) return at::compositeexplicitautograd::constant_pad_nd(self, pad, value);
   const c10::cuda::CUDAGuard device(self.device());
   const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(self.device().index());
   pooled_side_stream side(stream);
@@ -80,6 +83,8 @@ at::Tensor aten_constant_pad_nd_cuda(const at::Tensor& self, c10::IntArrayRef pa
 
 at::Tensor aten_slice_backward_cuda(const at::Tensor& grad, c10::IntArrayRef input_sizes, std::int64_t dim, std::int64_t start,
                                     std::int64_t end, std::int64_t step) {
+  if (!aten_serving(c10::DeviceType::CUDA))
+    return at::compositeexplicitautograd::slice_backward(grad, input_sizes, dim, start, end, step);
   const c10::cuda::CUDAGuard device(grad.device());
   const c10::cuda::CUDAStream stream = c10::cuda::getCurrentCUDAStream(grad.device().index());
   pooled_side_stream side(stream);

@@ -226,24 +226,32 @@ def test_registration_state():
 
 def test_another_librarys_kernel_is_not_taken_over_unless_asked():
     """A library that registered aten::constant_pad_nd for the key first: enable() refuses, naming the
-    op; replace_others=True takes over, and disable() gives the op back to that library."""
-    other = torch.library.Library("aten", "IMPL")
-    marker = torch.full((1,), 42.0)
-    other.impl("constant_pad_nd", lambda x, pad, value=0: marker, "CPU")
-    try:
-        assert F.pad(torch.zeros(2), (1, 1)) is marker
-        with pytest.raises(RuntimeError, match="aten::constant_pad_nd already has a CPU kernel that another library registered"):
-            padtune.enable(cpu=True)
-        assert F.pad(torch.zeros(2), (1, 1)) is marker
-        padtune.enable(cpu=True, replace_others=True)
-        assert torch.equal(F.pad(torch.ones(2), (1, 1)), torch.tensor([0.0, 1, 1, 0]))
-        padtune.disable()
-        assert F.pad(torch.zeros(2), (1, 1)) is marker
-    finally:
-        padtune.disable()
-        if hasattr(other, "_destroy"):
-            other._destroy()
-        del other
+    op; replace_others=True takes over, and disable() gives the op back to that library. In a fresh
+    process: padtune's own registration, once made, stays for the process."""
+    import os
+    import subprocess
+    import sys
+
+    script = """
+import torch, torch.nn.functional as F, padtune
+other = torch.library.Library("aten", "IMPL")
+marker = torch.full((1,), 42.0)
+other.impl("constant_pad_nd", lambda x, pad, value=0: marker, "CPU")
+assert F.pad(torch.zeros(2), (1, 1)) is marker
+try:
+    padtune.enable(cpu=True)
+    raise SystemExit("enable() took over another library's kernel")
+except RuntimeError as e:
+    assert "aten::constant_pad_nd already has a CPU kernel that another library registered" in str(e), e
+assert F.pad(torch.zeros(2), (1, 1)) is marker
+padtune.enable(cpu=True, replace_others=True)
+assert torch.equal(F.pad(torch.ones(2), (1, 1)), torch.tensor([0.0, 1, 1, 0]))
+padtune.disable()
+assert F.pad(torch.zeros(2), (1, 1)) is marker
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=dict(os.environ), timeout=120)
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-3000:]
 
 
 def test_torch_compile_keeps_working_when_enabled():
@@ -269,3 +277,51 @@ def test_torch_compile_keeps_working_when_enabled():
         assert padtune.enabled_counts()["served"] >= before + 2  # the forward pad and its backward
     same_result(got[0], want[0], "compiled forward")
     same_result(got[1], want[1], "compiled backward")
+
+
+def test_enable_and_disable_from_threads_while_others_pad():
+    """After the first enable() has registered the kernels, enable() and disable() are flags: threads
+    may flip them while others pad (unregistering beside a running op crashed the CPU's)."""
+    import threading
+
+    padtune.enable(cpu=True)  # the registration, before any other thread runs an op
+    padtune.disable()
+    x = torch.randn(64, 300)
+    want = F.pad(x, (3, -2))
+    stop, errors = threading.Event(), []
+
+    def toggle():
+        while not stop.is_set():
+            padtune.enable(cpu=True)
+            padtune.disable()
+
+    def pad():
+        for _ in range(400):
+            if not torch.equal(F.pad(x, (3, -2)), want):
+                errors.append("a result differs")
+
+    togglers = [threading.Thread(target=toggle) for _ in range(2)]
+    padders = [threading.Thread(target=pad) for _ in range(2)]
+    for t in togglers + padders:
+        t.start()
+    for t in padders:
+        t.join()
+    stop.set()
+    for t in togglers:
+        t.join()
+    assert not errors, errors[:3]
+
+
+def test_explain_pad_names_what_it_cannot_take():
+    x = torch.randn(2, 5)
+    with pytest.raises(TypeError, match="pad must be a sequence of integers"):
+        padtune.explain_pad(x, 3)
+    with pytest.raises(TypeError, match="pad must be a sequence of integers"):
+        padtune.explain_pad(x, None)
+    with pytest.raises(TypeError, match="x must be a tensor"):
+        padtune.explain_pad([1, 2], (1, 1))
+    with pytest.raises(TypeError, match="value must be a number"):
+        padtune.explain_pad(x, (1, 1), "0")
+    with pytest.raises(TypeError, match="input_sizes must be a sequence"):
+        padtune.explain_slice_backward(x, 10, -1, 0, 5)
+    assert padtune.explain_pad(torch.empty(2, 5, device="meta"), (1, 1)).startswith("PyTorch's own: a tensor on meta")

@@ -154,6 +154,8 @@ def test_enable_and_disable_from_several_threads_while_others_pad():
         except Exception as e:  # noqa: BLE001  (reported below)
             errors.append(repr(e))
 
+    padtune.enable()  # the registration, before the threads: after it, enable() and disable() are flags
+    padtune.disable()
     togglers = [threading.Thread(target=toggle) for _ in range(3)]
     padders = [threading.Thread(target=pad_all) for _ in range(3)]
     for t in togglers + padders:

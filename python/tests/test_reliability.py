@@ -144,6 +144,9 @@ def test_tune_returns_the_table_it_wrote(tmp_path, padtune_cli, monkeypatch):
         rel = padtune.tune("--dtype", "f32", "--sizes", str(sizes), "--variant", "flat", "--table", "rel.json",
                            results_dir=str(results), backend="host", use=False)
         assert rel == str(tmp_path / "rel.json") and os.path.isfile(rel)
+        empty = padtune.tune("--dtype", "f32", "--sizes", str(sizes), "--variant", "flat", "--table", "",
+                             results_dir=str(results), backend="host", use=False)  # "": the tool's default
+        assert empty == str(results / "host-emulation.json") and os.path.isfile(empty)
         odd = tmp_path / "a\x1bb"  # a results folder whose name a terminal would act on: the path as it is
         got = padtune.tune("--dtype", "f32", "--sizes", str(sizes), "--variant", "flat", results_dir=str(odd),
                            backend="host", use=False)

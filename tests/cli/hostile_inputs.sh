@@ -122,7 +122,7 @@ expect 0 regex_bomb timeout 10 "$padtune" list --filter '(.*)*X'
 expect 0 regex_bomb_match timeout 10 "$padtune" list --filter '((a|aa)*)*c|(.*.*)*__f32__flat__bo1024__t256__w16$'
 says regex_bomb_match "constant_pad1d_backward__f32__flat__bo1024__t256__w16"
 expect 3 regex_too_big timeout 10 "$padtune" list --filter '((a{1,255}){1,255}){1,255}'
-says regex_too_big "multiply to more than 1000 copies"
+says regex_too_big "expand it past 2000 atoms"
 expect 3 regex_backref "$padtune" list --filter '(a)\1'
 
 # D15. A shape no candidate can run (its buffers cannot be had) is named, gets no entry, the table
@@ -206,5 +206,28 @@ expect 0 twice "$padtune" tune --backend host --dtype f32 f32 --filter '__flat__
   --summary "$dir/twice.json"
 python3 -c "import json, sys; s = json.load(open(sys.argv[1])); assert s['from_cache'] == 0, s" "$dir/twice.json" \
   || fail "a dtype named twice was measured twice"
+
+# --- And past that one ------------------------------------------------------------------------------
+
+# What is set aside goes to files that are checked before the sweep: a FIFO there is refused at once.
+mkdir -p "$dir/aside" && printf 'garbage\n' > "$dir/aside/t.json" && mkfifo "$dir/aside/t.json.rejected"
+expect 2 rejected_fifo timeout 20 "$padtune" "${tune[@]}" --table "$dir/aside/t.json" --results-dir "$dir/aside"
+says rejected_fifo "is not a regular file"
+[ ! -e "$dir/aside/host-emulation.cache.jsonl" ] || fail "a refused run measured first"
+
+# merge's shared lock: a FIFO where the lock goes is refused, not waited on for ever.
+mkdir -p "$dir/fifo_lock" && cp "$dir/r/host-emulation.cache.jsonl" "$dir/fifo_lock/c.jsonl" && mkfifo "$dir/fifo_lock/c.jsonl.lock"
+expect 1 lock_fifo timeout 20 "$padtune" merge -o "$dir/fifo_lock/m.json" "$dir/fifo_lock/c.jsonl"
+says lock_fifo "a lock must be a regular file"
+
+# "link/../x" is x beside the link's target, as the OS resolves it.
+mkdir -p "$dir/dots/real/sub" && ln -s real/sub "$dir/dots/lnk"
+expect 0 dots "$padtune" run --backend host --shape 2,4,8,2,3 --dtype f32 --dx "$dir/dots/lnk/../dx.bin"
+[ -f "$dir/dots/real/dx.bin" ] && [ ! -e "$dir/dots/dx.bin" ] || fail "lnk/../dx.bin was not written beside lnk's target"
+
+# An input is no output: --summary onto the sizes file is refused, the shapes kept.
+cp "$dir/mine.txt" "$dir/sizes_kept.txt"
+expect 2 summary_on_sizes "$padtune" "${tune[@]}" --sizes "$dir/sizes_kept.txt" --results-dir "$dir/r10" --summary "$dir/sizes_kept.txt"
+unchanged "$dir/mine.txt" "$dir/sizes_kept.txt"
 
 echo "hostile inputs: foreign, newer and broken tables; non-UTF-8 and control bytes; an unread FIFO; read-only merge; size limits; budget 0; regex bombs; unrunnable shapes; outputs that are each other; two runs on one folder; deep nesting; control bytes on stdout; huge timeouts; /dev/full; a dtype named twice"

@@ -168,6 +168,16 @@ TEST(IdFilter, MatchesAnywhereAndNeverRunsAway) {
   EXPECT_THROW(id_filter("((a{1,255}){1,255}){1,255}"), results_error);
   EXPECT_THROW(id_filter(std::string(id_filter::max_pattern_bytes + 1, 'a')), results_error);
   EXPECT_TRUE(id_filter("f(32){1,3}__").matches(id));
+  // Sizes that crashed or filled memory in regcomp although short and few copies: refused.
+  EXPECT_THROW(id_filter("(" + std::string(240, 'a').replace(1, 238, std::string(119, 'a') + std::string(119, '?')) + "){1000}"), results_error);
+  std::string many;
+  for (int k = 0; k < 30; ++k) many += "a?";
+  EXPECT_THROW(id_filter("(" + many + "){1000}"), results_error);
+  EXPECT_NO_THROW(id_filter("(" + many + "){10}"));
+  // Brackets are members, not syntax: a brace or a backslash in one is no repetition or back-reference.
+  EXPECT_NO_THROW(id_filter("[{1001}]"));
+  EXPECT_NO_THROW(id_filter("[\\1]"));
+  EXPECT_TRUE(id_filter("[]_]f32[_]").matches(id));
 }
 
 TEST(FileLock, ASharedLockCreatesNothingAndWaitsForAWriter) {

@@ -82,7 +82,7 @@ int run_list(const list_options& o) {
 void add_list_command(CLI::App& app, int* result) {
   auto opts = std::make_shared<list_options>();
   CLI::App* cmd = app.add_subcommand("list", "Print every compiled instantiation");
-  cmd->add_option("--filter", opts->filter, "Only ids that match this regular expression (ECMAScript)");
+  cmd->add_option("--filter", opts->filter, "Only ids that match this regular expression (POSIX extended, found anywhere in the id)");
   cmd->add_flag("--json", opts->json, "Print JSON instead of a table");
   cmd->add_flag("--variants", opts->variants, "Print the variants of the family instead of the instantiations");
   cmd->callback([opts, result] { *result = run_list(*opts); });

@@ -39,7 +39,7 @@ void add_search_options(CLI::App* cmd, search_options& o) {
   std::string names;
   for (const variant_info& v : variants()) names += (names.empty() ? "" : " ") + std::string(v.name);
   cmd->add_option("--variant", o.variants, "Only these variants (" + names + "; padtune list --variants)");
-  cmd->add_option("--filter", o.filter, "Only instantiation ids matching this regular expression");
+  cmd->add_option("--filter", o.filter, "Only instantiation ids matching this regular expression (POSIX extended, found anywhere in the id)");
   cmd->add_option("--sizes", o.sizes_file, "A file of shapes, 'B C L pad_left pad_right' per line");
 }
 
@@ -183,6 +183,7 @@ int run_tune_command(const search_options& s, const std::string& command) {
   o.table_path = s.table;
   o.cache_path = s.cache;
   o.summary_path = s.summary;
+  o.sizes_path = s.sizes_file;
   o.measure.l2_cold = !s.hot;
   o.measure.hot_too = s.hot_too;
   o.command = command;

@@ -9,6 +9,7 @@
 #include <set>
 #include <tuple>
 
+#include "padtune/detail/input.hpp"
 #include "padtune/search/id_filter.hpp"
 #include "padtune/search/jit_candidates.hpp"
 #include "padtune/store/output_file.hpp"
@@ -130,10 +131,36 @@ void tune_run::refuse_other_outputs(const model_run& model) const {
   others.emplace_back(resolve_output(model.cache_file.target.string() + ".rejected"), "the cache's set-aside lines");
   others.emplace_back(resolve_output(lock_path_of(model.cache_file.target)), "the cache's lock");
   if (!model.table.stream) others.emplace_back(resolve_output(rejected_table_path(model.table)), "the table's set-aside entries");
+  // The set-aside files are read back and appended to: regular files within the input limit, checked
+  // now, not after the sweep.
+  for (const auto& [t, what] : others) {
+    if (!t.exists || what == "the cache's lock") continue;  // the lock is file_lock's to check
+    std::error_code ec;
+    if (t.stream)
+      throw usage_error(fmt::format("{} ({}): is not a regular file; padtune reads it back and appends to it: move it away",
+                                    t.name(), what));
+    if (const auto size = std::filesystem::file_size(t.target, ec); !ec && size > max_input_bytes)
+      throw usage_error(fmt::format("{} ({}): over the limit of {} bytes padtune reads back: move it away", t.name(), what,
+                                    max_input_bytes));
+  }
   if (!o_.summary_path.empty()) {
     const output_target summary = resolve_output(o_.summary_path);
     for (const auto& [t, what] : others) refuse_same_file(summary, "--summary", t, what.c_str());
     others.emplace_back(summary, "--summary");
+  }
+  // An input is no output: the sizes file would be lost.
+  if (!o_.sizes_path.empty()) {
+    output_target sizes;
+    try {
+      sizes = resolve_output(o_.sizes_path);
+    } catch (const usage_error&) {
+      sizes = {};  // a path that cannot be an output cannot be one of them
+    }
+    if (!sizes.target.empty()) {
+      refuse_same_file(model.table, "--table", sizes, "--sizes");
+      refuse_same_file(model.cache_file, "--cache", sizes, "--sizes");
+      for (const auto& [t, what] : others) refuse_same_file(sizes, "--sizes", t, what.c_str());
+    }
   }
   for (const auto& [t, what] : others) {
     refuse_same_file(model.table, "--table", t, what.c_str());

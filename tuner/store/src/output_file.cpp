@@ -153,7 +153,9 @@ output_target resolve_output(const fs::path& path) {
   out.given = path;
   if (path.empty()) throw usage_error("an output path is empty");
   std::error_code ec;
-  fs::path p = fs::absolute(path, ec).lexically_normal();
+  // Not normalised by its text: "link/../x" is x beside the link's target, as the OS resolves it, not
+  // beside the link; with_real_folder resolves the folders.
+  fs::path p = fs::absolute(path, ec);
   if (ec) throw usage_error(fmt::format("{}: cannot be resolved: {}", path.string(), ec.message()));
   for (int hop = 0; hop < 40; ++hop) {
     if (const int fd = descriptor_named(p); fd >= 0) {
@@ -172,7 +174,7 @@ output_target resolve_output(const fs::path& path) {
     if (S_ISLNK(st.st_mode)) {
       const fs::path link = fs::read_symlink(p, ec);
       if (ec) throw usage_error(fmt::format("{}: the link cannot be read: {}", out.name(), ec.message()));
-      p = (link.is_absolute() ? link : p.parent_path() / link).lexically_normal();
+      p = link.is_absolute() ? link : p.parent_path() / link;
       continue;
     }
     out.exists = true;

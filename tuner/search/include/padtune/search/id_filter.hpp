@@ -14,11 +14,13 @@ namespace padtune::tuner {
 class id_filter {
  public:
   static constexpr std::size_t max_pattern_bytes = 256;
-  static constexpr long max_repetition_copies = 1000;  ///< product of the {m,n} bounds
+  /// The largest pattern once its bounded repetitions are expanded ({m,n} copies what it repeats n
+  /// times): what regcomp builds and recurses on.
+  static constexpr long max_expanded = 2000;
 
   /// The filter of `pattern` ("" takes every id). Throws results_error naming the pattern and why:
   /// not a valid expression, longer than max_pattern_bytes, a back-reference (\1), bounded
-  /// repetitions that multiply past max_repetition_copies.
+  /// repetitions that expand it past max_expanded.
   explicit id_filter(const std::string& pattern);
   bool matches(const std::string& id) const;
 

@@ -38,6 +38,7 @@ struct tune_options {
   bool exhaustive = false;
   std::filesystem::path table_path, cache_path;  ///< empty: results/<gpu>.json and .cache.jsonl
   std::filesystem::path summary_path;  ///< the CLI's --summary (written by the CLI): refused where it is the table or cache
+  std::filesystem::path sizes_path;    ///< the file `sizes` came from: refused as any output
   std::filesystem::path results_dir = "results";
   measure_settings measure;
   int retime_rounds = 30;  ///< interleaved samples per finalist when selecting
