@@ -142,6 +142,10 @@ pad_call decide_constant_pad(const at::Tensor& self, c10::IntArrayRef pad, const
   sizes.back() = length;
   if (l > 0 || r > 0) {
     if (length <= 0) return fallback(words("the padded length would be ", length, ": PyTorch's to refuse"));
+    // torch 2.4 refuses a padded dimension of size 0 even where its pads are 0; later ones return an
+    // empty tensor: an empty output is PyTorch's to make, whichever it is.
+    for (std::size_t k = 1; k < pad.size() / 2; ++k)
+      if (self.size(-1 - std::int64_t(k)) == 0) return fallback("an empty dimension among the padded ones: PyTorch's to decide");
     // PyTorch's output: at::empty in the input's suggested memory format, filled, the input copied in.
     const c10::MemoryFormat format = self.suggest_memory_format();
     pad_call c = serve_if_layout_fits(self, -l, -r, sizes, strides_of(sizes, format));
