@@ -8,6 +8,8 @@
 #include <random>
 #include <stdexcept>
 
+#include <unistd.h>
+
 #include "padtune/measure/workspace.hpp"
 #include "padtune/enqueue.hpp"
 #include "padtune/reference.hpp"
@@ -22,6 +24,13 @@ class host_workspace final : public workspace {
   host_workspace(dtype type, const shape5& s) : type_(type), shape_(s) {
     const problem_sizes z = sizes_of(type, s);
     std::string why;
+    // dy, dx with its guards, the reference and a copy: refused by name where the machine has not the
+    // memory, rather than left to an allocator (a sanitizer's aborts where malloc would return null).
+    const double needed = double(z.dy_bytes()) + 3.0 * double(z.dx_bytes()) + 2.0 * guard_bytes;
+    const double physical = double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGESIZE));
+    if (physical > 0 && needed > physical)
+      throw std::runtime_error(fmt::format("the host emulation needs {:.3g} bytes of memory for this shape; this machine has {:.3g}",
+                                           needed, physical));
     dx_bytes_ = std::size_t(z.dx_bytes());
     // 64-bit words keep dy and dx aligned for every dtype.
     dy_.resize(std::size_t(z.dy_bytes()) / 8 + 1);
