@@ -5,7 +5,7 @@
 // reference, then timed L2-cold with CUDA events (manual time); counters give decimal GB/s and the
 // ratio to the memcpy floor measured in the same run.
 //
-//   padtune_bench [--padtune_suite=perf|sweep|all] [--padtune_print_suite=perf|sweep] [benchmark flags]
+//   padtune_bench [--padtune_suite=perf|forward|sweep|all] [--padtune_print_suite=perf|forward|sweep] [benchmark flags]
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
@@ -28,9 +28,8 @@
 namespace padtune::bench {
 namespace {
 
-using tuner::perf_suite;
+using tuner::suite_named;
 using tuner::suite_shape;
-using tuner::sweep_suite;
 
 constexpr int warmup_runs = 3, default_samples = 30;
 
@@ -220,12 +219,12 @@ bool take_own_flags(int& argc, char** argv, std::string& suite, std::string& pri
     }
     samples = int(n);
   }
-  if (suite != "perf" && suite != "sweep" && suite != "all") {
-    std::cerr << "padtune_bench: unknown --padtune_suite '" << suite << "' (perf, sweep or all)\n";
+  if (suite != "all" && suite_named(suite).empty()) {
+    std::cerr << "padtune_bench: unknown --padtune_suite '" << suite << "' (perf, forward, sweep or all)\n";
     return false;
   }
-  if (!print_suite.empty() && print_suite != "perf" && print_suite != "sweep") {
-    std::cerr << "padtune_bench: unknown --padtune_print_suite '" << print_suite << "' (perf or sweep)\n";
+  if (!print_suite.empty() && suite_named(print_suite).empty()) {
+    std::cerr << "padtune_bench: unknown --padtune_print_suite '" << print_suite << "' (perf, forward or sweep)\n";
     return false;
   }
   return true;
@@ -241,7 +240,7 @@ int main(int argc, char** argv) {
   if (!take_own_flags(argc, argv, suite, print_suite, samples)) return 2;
   if (!print_suite.empty()) {  // the shapes in `padtune tune --sizes` format
     std::cout << "# B C L pad_left pad_right: the " << print_suite << " suite of padtune_bench\n";
-    for (const suite_shape& sh : print_suite == "perf" ? perf_suite() : sweep_suite())
+    for (const suite_shape& sh : suite_named(print_suite))
       std::cout << fmt::format("{} {} {} {} {}  # {}\n", sh.s.B, sh.s.C, sh.s.L, sh.s.pad_left, sh.s.pad_right, sh.tag);
     return 0;
   }
@@ -249,9 +248,9 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
   add_device_context();
   std::vector<suite_shape> shapes;
-  if (suite != "sweep") shapes = perf_suite();
-  if (suite != "perf")
-    for (suite_shape& sh : sweep_suite()) shapes.push_back(std::move(sh));
+  for (const char* name : {"perf", "forward", "sweep"})
+    if (suite == "all" || suite == name)
+      for (suite_shape& sh : suite_named(name)) shapes.push_back(std::move(sh));
   for (const suite_shape& sh : shapes)
     for (padtune::dtype t : padtune::all_dtypes)
       register_shape(sh, t, samples);

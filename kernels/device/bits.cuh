@@ -71,10 +71,28 @@ template <int W> PADTUNE_HD void store_vec(byte* p, const vec<W>& v) {
 #endif
 }
 
+/// W zero bytes: the start of a chunk that set_element fills (its 16-bit form reads the word it sets).
 template <int W> PADTUNE_HD vec<W> zero_vec() {
   vec<W> v;
 #pragma unroll
   for (int j = 0; j < vec<W>::words; ++j) v.w[j] = 0;
+  return v;
+}
+
+/// W bytes of the S-byte element `fill` repeated: the fill's chunk (all zeros for the value +0.0).
+template <int W, int S> PADTUNE_HD vec<W> fill_vec(std::uint64_t fill) {
+  static_assert(S == 2 || S == 4 || S == 8, "elements of 2, 4 or 8 bytes");
+  std::uint32_t lo, hi;  // the 8-byte pattern, as two words
+  if constexpr (S == 8) {
+    lo = std::uint32_t(fill), hi = std::uint32_t(fill >> 32);
+  } else if constexpr (S == 4) {
+    lo = hi = std::uint32_t(fill);
+  } else {
+    lo = hi = std::uint32_t(fill & 0xFFFFu) * 0x10001u;
+  }
+  vec<W> v;
+#pragma unroll
+  for (int j = 0; j < vec<W>::words; ++j) v.w[j] = (j & 1) ? hi : lo;
   return v;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Element-wise copy for tiny problems: one thread per dx element, zeros included, no memset, and as
+// Element-wise copy for tiny problems: one thread per dx element, the fill included, no memset, and as
 // little code as a copy can have. On problems of a few KB a launch is latency, not bandwidth: the
 // chunked variants' larger code (unrolled chunks, head and tail loops) costs about 0.3 us there
 // L2-cold, which a one-word-per-thread copy kernel does not pay (padtune_bench's kernel_copy row).
@@ -35,7 +35,7 @@ template <class T, int BLOCK_OL, int MAX_THREADS, int W> struct ewise_kernel;
 struct ewise_variant {
   static constexpr const char* name = "ewise";
   static constexpr const char* idea =
-      "for tiny problems: one thread per dx element, zeros included, as little code as a copy can have";
+      "for tiny problems: one thread per dx element, the fill included, as little code as a copy can have";
   template <class T, int BLOCK_OL, int MAX_THREADS, int W> using kernel = ewise_kernel<T, BLOCK_OL, MAX_THREADS, W>;
   static constexpr config configs[] = {{64, 64, 0}, {128, 128, 0}, {256, 256, 0}, {512, 512, 0}, {1024, 1024, 0}};
   static constexpr bool needs_zeroed_dx = false;

@@ -2,7 +2,7 @@
 // Flat copy for short rows: dx is one flat index space of W-byte aligned chunks, so a block is
 // busy however short the rows are. Each chunk finds its first (row, i) with one multiply-shift
 // division and walks the row counter from there: no hardware divide per element. Sources are
-// gathered element by element; stores are W bytes wide. Writes every dx element, zeros included.
+// gathered element by element; stores are W bytes wide. Writes every dx element, the fill included.
 // flat (not flatvec) also has a direct launch where dx is W-aligned and the sizes fit 32 bits
 // (plans.cuh: flat_grid): 32-bit parameters in one constant line, each element's row by a 32-bit
 // multiply-high, no head or tail loop in block 0; inductor's layout for short rows.
@@ -152,7 +152,7 @@ struct flat_kernel {
     for (std::int64_t e = tail_begin + thread; e < tail_begin + p.tail; e += threads) copy_flat_element(p, e);
   }
 
-  /// The W bytes of body chunk c: its source elements, zeros where they have none (staged.cuh's
+  /// The W bytes of body chunk c: its source elements, the fill where they have none (staged.cuh's
   /// path for a block it cannot stage).
   static PADTUNE_HD vec<W> load_chunk(const params& p, std::int64_t c) {
     const pad_args& a = p.a;
@@ -181,7 +181,7 @@ struct flat_kernel {
   template <int J, class Source>
   static PADTUNE_HD void gather(const pad_args& a, const Source& source, vec<W>& v, std::int64_t i, std::int64_t src) {
     if constexpr (J < chunk_elems) {
-      bits_t<elem> x = 0;
+      bits_t<elem> x = bits_t<elem>(a.fill);
       if (i >= a.valid_begin && i < a.valid_end) x = source(src);
       set_element<elem, J>(v, x);
       ++i, ++src;
@@ -190,10 +190,10 @@ struct flat_kernel {
     }
   }
 
-  /// dx element e of the direct launch: its source, or zero bits where it has none.
+  /// dx element e of the direct launch: its source, or the fill where it has none.
   static PADTUNE_HD bits_t<elem> direct_element(const flat_grid_params& p, std::uint32_t e) {
     const std::uint32_t row = p.row_of.div(e), i = e - row * p.L;
-    if (int(i) < p.valid_begin || int(i) >= p.valid_end) return 0;
+    if (int(i) < p.valid_begin || int(i) >= p.valid_end) return flat_fill_element<elem>(p.fill);
     return load_element<elem>(reinterpret_cast<const byte*>(p.dy_src0 + (std::uint64_t(row) * p.OL + i) * elem));
   }
 

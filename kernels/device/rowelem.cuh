@@ -61,7 +61,7 @@ struct rowelem_kernel {
     byte* const dst = a.dx + (std::int64_t(row) * a.L + e0) * elem;
     // make_pad_args keeps -L < pad_left < OL where an element has a source: no overflow here.
     const std::uintptr_t src = std::uintptr_t(a.dy) + std::uintptr_t(std::int64_t(row) * a.OL + a.pad_left + e0) * elem;
-    copy_tile(dst, src, in_tile(a.L - e0), in_tile(a.valid_begin - e0), in_tile(a.valid_end - e0), thread);
+    copy_tile(dst, src, in_tile(a.L - e0), in_tile(a.valid_begin - e0), in_tile(a.valid_end - e0), a.fill, thread);
   }
 
   /// The direct launch (row_grid): tile `tile` of row `row`, offsets within the row in 32 bits.
@@ -69,22 +69,23 @@ struct rowelem_kernel {
     const int e0 = int(tile) * BLOCK_OL;  // plan_row_grid: L + BLOCK_OL fits an int
     byte* const dst = p.dx + (std::uint64_t(row) * p.L + unsigned(e0)) * elem;
     const std::uintptr_t src = p.dy_row0 + (std::uint64_t(row) * p.OL + unsigned(e0)) * elem;
-    copy_tile(dst, src, in_tile(int(p.L) - e0), in_tile(p.valid_begin - e0), in_tile(p.valid_end - e0), thread);
+    copy_tile(dst, src, in_tile(int(p.L) - e0), in_tile(p.valid_begin - e0), in_tile(p.valid_end - e0), p.fill, thread);
   }
 
  private:
   /// x relative to a tile, clamped to [0, BLOCK_OL].
   template <class I> static PADTUNE_HD int in_tile(I x) { return int(x < 0 ? 0 : (x > BLOCK_OL ? BLOCK_OL : x)); }
 
-  /// The tile's elements [0, n) to dst, those in [lo, hi) from their source, the rest zeros. src is
-  /// the address of the source of element 0, which may lie outside dy (a negative pad): a pointer is
-  /// formed only for an element in [lo, hi), whose source is inside dy.
-  static PADTUNE_HD void copy_tile(byte* dst, std::uintptr_t src, int n, int lo, int hi, unsigned thread) {
+  /// The tile's elements [0, n) to dst, those in [lo, hi) from their source, the rest the fill. src
+  /// is the address of the source of element 0, which may lie outside dy (a negative pad): a pointer
+  /// is formed only for an element in [lo, hi), whose source is inside dy.
+  static PADTUNE_HD void copy_tile(byte* dst, std::uintptr_t src, int n, int lo, int hi, std::uint64_t fill,
+                                   unsigned thread) {
     bits_t<elem> v[items];
 #pragma unroll
     for (int k = 0; k < items; ++k) {
       const int j = k * threads + int(thread);
-      v[k] = 0;
+      v[k] = bits_t<elem>(fill);
       if (j >= lo && j < hi) v[k] = load_element<elem>(reinterpret_cast<const byte*>(src + std::uintptr_t(j) * elem));
     }
 #pragma unroll

@@ -1,6 +1,6 @@
 #pragma once
 // Row-tiled copy: one block per (row, tile of BLOCK_OL dx elements). It reads only the part of the
-// dy row that reaches dx and writes every dx element, zeros included, so no memset is needed.
+// dy row that reaches dx and writes every dx element, the fill included, so no memset is needed.
 //
 // Stores are W-byte aligned chunks of dx. The matching source bytes sit at a shift s from a
 // W-aligned dy address that is the same for the whole row, so each chunk loads the two aligned dy
@@ -124,13 +124,13 @@ struct rowtile_kernel {
     for (std::int64_t c = c_hi + thread; c < n; c += threads) cold_chunk(a, row, e0, c, src_begin, dst_begin);
   }
 
-  /// A chunk outside the hot path's range: all zeros, all sourced (near an end of dy), or mixed.
+  /// A chunk outside the hot path's range: all fill, all sourced (near an end of dy), or mixed.
   static PADTUNE_HD void cold_chunk(const pad_args& a, std::int64_t row, std::int64_t e0, std::int64_t c,
                                     std::uintptr_t src_begin, byte* dst_begin) {
     const std::int64_t e = e0 + c * chunk_elems;
     const std::uintptr_t s = src_begin + c * W;
     if (e + chunk_elems <= a.valid_begin || e >= a.valid_end) {
-      store_vec<W>(dst_begin + c * W, zero_vec<W>());
+      store_vec<W>(dst_begin + c * W, fill_vec<W, elem>(a.fill));
     } else if (e >= a.valid_begin && e + chunk_elems <= a.valid_end && aligned_loads_in_bounds<W>(a, s, s)) {
       store_vec<W>(dst_begin + c * W, load_unaligned<W>(reinterpret_cast<const byte*>(s)));
     } else {

@@ -22,7 +22,7 @@ namespace padtune::detail {
 /// The kernel-side view of a validated problem.
 inline pad_args make_pad_args(const problem& p) {
   return make_pad_args(static_cast<const byte*>(p.dy), static_cast<byte*>(p.dx), p.B * p.C, p.L, p.pad_left,
-                       p.pad_right, std::int64_t(size_of(p.type)));
+                       p.pad_right, std::int64_t(size_of(p.type)), p.fill);
 }
 
 /// A CUDA block per logical block: no loop. L2-cold, even a grid-stride loop that runs once cost a

@@ -1,5 +1,6 @@
 // The reference of the contract: dx as a Thrust tabulate over its flat index, one functor for
-// the device and the host. It moves bits, so NaN payloads and -0.0 come through unchanged.
+// the device and the host. It moves bits, so NaN payloads and -0.0 come through unchanged; where
+// an element has no source it is the fill's bits.
 #include <thrust/execution_policy.h>
 #include <thrust/tabulate.h>
 
@@ -14,9 +15,10 @@ template <class Bits>
 struct contract_element {
   const Bits* dy;
   std::int64_t L, OL, pad_left;
+  Bits fill;
   __host__ __device__ Bits operator()(std::int64_t e) const {
     const std::int64_t row = e / L, i = e % L, j = i + pad_left;
-    return (j >= 0 && j < OL) ? dy[row * OL + j] : Bits(0);
+    return (j >= 0 && j < OL) ? dy[row * OL + j] : fill;
   }
 };
 
@@ -24,7 +26,7 @@ template <class Bits, class Policy>
 void tabulate_dx(const Policy& policy, const problem& p, const problem_sizes& z) {
   Bits* dx = static_cast<Bits*>(p.dx);
   thrust::tabulate(policy, dx, dx + z.dx_elems,
-                   contract_element<Bits>{static_cast<const Bits*>(p.dy), p.L, z.OL, p.pad_left});
+                   contract_element<Bits>{static_cast<const Bits*>(p.dy), p.L, z.OL, p.pad_left, Bits(p.fill)});
 }
 
 template <class Policy>

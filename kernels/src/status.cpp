@@ -18,6 +18,7 @@ const char* name_of(status s) noexcept {
     case status::invalid_config: return "invalid_config";
     case status::compile_failed: return "compile_failed";
     case status::shape_mismatch: return "shape_mismatch";
+    case status::invalid_fill: return "invalid_fill";
   }
   return "unknown_status";
 }

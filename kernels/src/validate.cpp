@@ -48,6 +48,9 @@ status check_shape(std::int64_t B, std::int64_t C, std::int64_t L, std::int64_t 
 status check(const problem& p, std::string* why, problem_sizes* sizes) noexcept try {
   problem_sizes z;
   if (const status s = check_shape(p.B, p.C, p.L, p.pad_left, p.pad_right, p.type, why, &z); s != status::ok) return s;
+  if (z.elem_bytes < 8 && (p.fill >> (8 * z.elem_bytes)) != 0)
+    return fail(why, status::invalid_fill,
+                fmt::format("fill {:#x} has bits beyond a {}-byte {} element", p.fill, z.elem_bytes, name_of(p.type)));
   const auto dy = reinterpret_cast<std::uintptr_t>(p.dy), dx = reinterpret_cast<std::uintptr_t>(p.dx);
   if (z.dx_elems > 0) {  // no elements to write: nothing is read either, so the pointers do not matter
     if (!p.dy && z.dy_bytes() > 0)

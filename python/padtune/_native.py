@@ -45,6 +45,8 @@ lib.padtune_set_results_path.restype = ctypes.c_int
 lib.padtune_set_results_path.argtypes = [ctypes.c_char_p, ctypes.c_int]
 lib.padtune_set_autotune.restype = ctypes.c_int
 lib.padtune_set_autotune.argtypes = [ctypes.c_int]
+lib.padtune_fill_bits.restype = ctypes.c_int
+lib.padtune_fill_bits.argtypes = [ctypes.c_double, ctypes.c_int, ctypes.POINTER(ctypes.c_uint64)]
 
 C_API_VERSION = 1
 if lib.padtune_api_version() != C_API_VERSION:

@@ -94,7 +94,7 @@ pad_call serve_if_layout_fits(const at::Tensor& in, std::int64_t pad_left, std::
   c.served = true;
   c.sizes = std::move(sizes);
   c.strides = std::move(strides);
-  c.why = c.zeros ? std::string("every output element is padding: zeros")
+  c.why = c.zeros ? std::string("every output element is padding: the fill")
                   : words(c.how.how == plan::kind::dense ? "dense input" : "input rows at a pitch", ", as the backward problem: rows ",
                           c.how.rows, ", row ", c.how.row, ", L ", c.how.L, ", pad_left ", c.how.pad_left, ", pad_right ",
                           c.how.pad_right);
@@ -129,8 +129,6 @@ pad_call decide_constant_pad(const at::Tensor& self, c10::IntArrayRef pad, const
     return fallback(words(pad.size(), " pad values for ", rank, " dimensions: PyTorch's to check"));
   for (std::size_t k = 2; k < pad.size(); ++k)
     if (pad[k] != 0) return fallback(words("pads dimension ", -std::int64_t(k / 2) - 1, ": padtune pads the last dimension only"));
-  if (value.isComplex() || value.toDouble() != 0.0 || std::signbit(value.toDouble()))
-    return fallback(words("fill value ", value, ": padtune's kernels write +0 (a fill value is not served yet)"));
   const std::int64_t l = pad[0], r = pad[1], OL = self.size(-1);
   std::int64_t with_left = 0, length = 0;
   if (__builtin_add_overflow(OL, l, &with_left) || __builtin_add_overflow(with_left, r, &length))
@@ -142,6 +140,10 @@ pad_call decide_constant_pad(const at::Tensor& self, c10::IntArrayRef pad, const
   sizes.back() = length;
   if (l > 0 || r > 0) {
     if (length <= 0) return fallback(words("the padded length would be ", length, ": PyTorch's to refuse"));
+    // Only a pad that writes the value converts it (a crop never does): an overflow is PyTorch's to refuse.
+    std::uint64_t fill = 0;
+    if (!fill_bits_of(value, self.scalar_type(), fill))
+      return fallback(words("fill value ", value, " is complex or overflows ", self.scalar_type(), ": PyTorch's to refuse"));
     // torch 2.4 refuses a padded dimension of size 0 even where its pads are 0; later ones return an
     // empty tensor: an empty output is PyTorch's to make, whichever it is.
     for (std::size_t k = 1; k < pad.size() / 2; ++k)
@@ -150,6 +152,7 @@ pad_call decide_constant_pad(const at::Tensor& self, c10::IntArrayRef pad, const
     const c10::MemoryFormat format = self.suggest_memory_format();
     pad_call c = serve_if_layout_fits(self, -l, -r, sizes, strides_of(sizes, format));
     c.format = format;
+    c.fill = fill;
     return c;
   }
   // Only crops: PyTorch clones the narrowed input (MemoryFormat::Preserve).
@@ -189,7 +192,7 @@ pad_call decide_slice_backward(const at::Tensor& grad, c10::IntArrayRef input_si
 at::Tensor run_served(const at::Tensor& in, const pad_call& c, padtune_backend backend, void* stream, side_stream* side) {
   at::Tensor out = c.format ? at::empty(c.sizes, in.options().memory_format(*c.format))
                            : at::empty_strided(c.sizes, c.strides, in.options());
-  run_plan(in, c.how, c.pad_left, c.pad_right, out, backend, stream, side, "padtune (enabled)");
+  run_plan(in, c.how, c.pad_left, c.pad_right, out, backend, stream, side, "padtune (enabled)", c.fill);
   return out;
 }
 

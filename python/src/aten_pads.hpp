@@ -4,10 +4,10 @@
 // aten::slice_backward along the last dimension with step 1 (zeros, then a copy: a pad too).
 //
 // A call is served when padtune's kernels give exactly what PyTorch would: the same values, bit for
-// bit, in an output of the very sizes and strides PyTorch's composite makes. Anything else (pads on
-// other dimensions, other dtypes, a fill value other than +0, layouts padtune would copy first,
-// arguments PyTorch refuses) goes to PyTorch's composite implementation, called directly, never
-// through the dispatcher again.
+// bit, in an output of the very sizes and strides PyTorch's composite makes, the fill value converted
+// as PyTorch's fill_ converts it. Anything else (pads on other dimensions, other dtypes, layouts
+// padtune would copy first, arguments PyTorch refuses, a fill value the dtype overflows) goes to
+// PyTorch's composite implementation, called directly, never through the dispatcher again.
 #include <ATen/core/Tensor.h>
 #include <c10/core/Scalar.h>
 #include <torch/library.h>
@@ -30,6 +30,7 @@ struct pad_call {
   std::int64_t pad_left = 0, pad_right = 0;  ///< the backward problem's pads: the forward pads negated
   plan how;                                  ///< the input's layout plan (layout.hpp)
   bool zeros = false;                        ///< every output element is padding: no plan
+  std::uint64_t fill = 0;                    ///< the fill value's bits in the dtype (ops.hpp: fill_bits_of)
   std::vector<std::int64_t> sizes, strides;  ///< the output, as PyTorch makes it
   /// How PyTorch allocates it: at::empty in this memory format, else at::empty_strided (a clone's).
   /// The same call, so that an allocation that fails fails with PyTorch's own message.

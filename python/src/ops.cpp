@@ -14,6 +14,8 @@
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
 
+#include <c10/util/bit_cast.h>
+
 #include <algorithm>
 #include <string>
 
@@ -53,13 +55,37 @@ bool dense_layout(const at::Tensor& t) { return t.is_contiguous() || t.is_non_ov
 
 }  // namespace
 
+bool fill_bits_of(const c10::Scalar& value, at::ScalarType type, std::uint64_t& bits) {
+  if (value.isComplex()) return false;
+  try {
+    switch (type) {
+      case at::kFloat: bits = c10::bit_cast<std::uint32_t>(value.to<float>()); return true;
+      case at::kDouble: bits = c10::bit_cast<std::uint64_t>(value.to<double>()); return true;
+      case at::kHalf: bits = value.to<at::Half>().x; return true;
+      case at::kBFloat16: bits = value.to<at::BFloat16>().x; return true;
+      default: return false;
+    }
+  } catch (const std::exception&) {  // "... cannot be converted to type ... without overflow": c10::Error or, in
+                                     // later torch versions, std::runtime_error
+    return false;
+  }
+}
+
 void run_plan(const at::Tensor& dy, const plan& p, std::int64_t pad_left, std::int64_t pad_right, at::Tensor& dx,
-              padtune_backend backend, void* stream, side_stream* side, const char* what) {
+              padtune_backend backend, void* stream, side_stream* side, const char* what, std::uint64_t fill) {
   const padtune_dtype type = dtype_of(dy.scalar_type(), what);
   const std::int64_t OL = dy.size(-1), L = dx.size(-1);
   if (dx.numel() == 0) return;
   if (dy.numel() == 0 || all_padding(OL, L, pad_left)) {  // OL == 0, or nothing read
-    dx.zero_();
+    if (fill == 0) {
+      dx.zero_();
+    } else {  // the bits themselves, through an integer view of dx's element size
+      const at::ScalarType bits_type = dx.element_size() == 2 ? at::kShort : dx.element_size() == 4 ? at::kInt : at::kLong;
+      const std::int64_t as_signed = dx.element_size() == 2   ? std::int64_t(std::int16_t(std::uint16_t(fill)))
+                                     : dx.element_size() == 4 ? std::int64_t(std::int32_t(std::uint32_t(fill)))
+                                                              : std::int64_t(fill);
+      dx.view(bits_type).fill_(as_signed);
+    }
     return;
   }
   // A misaligned dy is copied to fresh memory: contiguous() would hand a contiguous one back as it is,
@@ -78,10 +104,11 @@ void run_plan(const at::Tensor& dy, const plan& p, std::int64_t pad_left, std::i
   padtune_status s = PADTUNE_OK;
   if (p.last_row_apart) {
     const char* last = static_cast<const char*>(src.const_data_ptr()) + main_rows * p.row * item;
-    s = padtune_dispatch(backend, last, out + main_rows * p.L * item, 1, 1, p.L, pad_left, pad_right, type, last_stream);
+    s = padtune_dispatch_fill(backend, last, out + main_rows * p.L * item, 1, 1, p.L, pad_left, pad_right, type, fill,
+                              last_stream);
   }
   if (s == PADTUNE_OK)
-    s = padtune_dispatch(backend, base, out, 1, main_rows, p.L, p.pad_left, p.pad_right, type, stream);
+    s = padtune_dispatch_fill(backend, base, out, 1, main_rows, p.L, p.pad_left, p.pad_right, type, fill, stream);
   if (apart) apart->join();  // also after a failure: the side stream must not stay forked (graph capture)
   TORCH_CHECK(s == PADTUNE_OK, what, ": ", padtune_status_name(s), ": ", padtune_last_error());
 }

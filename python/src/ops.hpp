@@ -1,6 +1,7 @@
 #pragma once
 // The padtune torch ops' shared parts: the C ABI call on a plan, for the CPU and CUDA kernels.
 #include <ATen/core/Tensor.h>
+#include <c10/core/Scalar.h>
 
 #include <cstdint>
 #include <vector>
@@ -32,11 +33,15 @@ std::int64_t dx_length(std::int64_t OL, std::int64_t pad_left, std::int64_t pad_
 /// (its products could overflow).
 bool all_padding(std::int64_t OL, std::int64_t L, std::int64_t pad_left);
 
-/// Runs plan p of dy into dx, which the caller allocated in the plan's order (layout.hpp): zeros where
-/// nothing is read, else the kernels on `backend`, the last row apart on `side` where the plan says.
-/// `what` names the caller in errors.
+/// Runs plan p of dy into dx, which the caller allocated in the plan's order (layout.hpp): the fill
+/// (bits of dx's dtype; 0 is +0.0) where nothing is read, else the kernels on `backend`, the last row
+/// apart on `side` where the plan says. `what` names the caller in errors.
 void run_plan(const at::Tensor& dy, const plan& p, std::int64_t pad_left, std::int64_t pad_right, at::Tensor& dx,
-              padtune_backend backend, void* stream, side_stream* side, const char* what);
+              padtune_backend backend, void* stream, side_stream* side, const char* what, std::uint64_t fill = 0);
+
+/// The bits of `value` in `type` as PyTorch's fill_ converts it (c10::Scalar::to), or false where
+/// PyTorch refuses it (a value the type overflows, a complex value).
+bool fill_bits_of(const c10::Scalar& value, at::ScalarType type, std::uint64_t& bits);
 
 /// dx for dy through padtune on `backend` (`stream`: a cudaStream_t for CUDA, ignored for the host;
 /// `side`: where a last row apart runs, or nullptr for `stream`; it is launched before the others).

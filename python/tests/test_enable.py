@@ -62,7 +62,8 @@ def check_pad(x, pad, value, ctx):
 
 def test_enabled_equals_disabled_on_random_pads():
     """Random ranks 1-5, sizes, pads of the last dimension (crops included), other dims' pads zero or
-    not, the four dtypes and others, fill values 0, -0.0 and 1.5, many layouts."""
+    not, the four dtypes and others, fill values (zeros of both signs, integers, fractions that each
+    dtype rounds, infinities, NaN, values a dtype overflows), many layouts."""
     rng = random.Random(39)
     g = torch.Generator().manual_seed(39)
     served = fell_back = 0
@@ -80,7 +81,8 @@ def test_enabled_equals_disabled_on_random_pads():
         pad = [pl, pr]
         if x.dim() > 1 and rng.random() < 0.3:
             pad += [rng.choice([0, 0, 1, -1]), rng.choice([0, 0, 2])]
-        value = rng.choice([0.0, 0.0, 0.0, 0, -0.0, 1.5])
+        value = rng.choice([0.0, 0.0, 0.0, 0, -0.0, 1.5, -3, 1 / 3, 1e-8, 65519.0, 70000.0, 3.4e38, 1e39,
+                            float("inf"), float("-inf"), float("nan"), -float("nan"), True])
         if dtype == torch.bool:
             value = rng.choice([False, True])
         if check_pad(x, pad, value, f"case {case}: {dtype} {tuple(x.shape)} strides {x.stride()} pad {pad} value {value!r}"):
@@ -108,8 +110,7 @@ def test_what_is_served_and_why_not():
     assert padtune.explain_pad(x, (2, 2, 0, 0)).startswith("padtune:")  # nn.ConstantPad2d with zero height pads
     reasons = {
         (x, (1, 1, 1, 0), 0.0): "pads dimension -2",
-        (x, (1, 1), 2.0): "fill value 2",
-        (x, (1, 1), -0.0): "fill value -0",
+        (x.half(), (1, 1), 70000.0): "overflows Half",
         (x.int(), (1, 1), 0): "dtype Int",
         (x.transpose(1, 2), (1, 1), 0.0): "another memory order",
         (x.expand(2, 4, 8, 100), (1, 1), 0.0): "would copy it first",
@@ -122,6 +123,8 @@ def test_what_is_served_and_why_not():
         assert text.startswith("PyTorch's own: ") and why in text, (pad, value, text)
     served = padtune.explain_pad(x, (3, 5))
     assert "instantiation: constant_pad1d_backward__f32__" in served  # the kernel lines of padtune.explain
+    for value in (2.0, -0.0, float("nan"), float("-inf"), 65504.0):  # fill values: the kernels write their bits
+        assert padtune.explain_pad(x.half(), (1, 1), value).startswith("padtune: dense input"), value
 
 
 def test_modules_and_functional_forms_are_served_with_no_change_to_the_model():
@@ -199,9 +202,9 @@ def test_padtune_forward_runs_through_padtune_whether_enabled_or_not():
     y = padtune.constant_pad1d(x, 4, -2)
     assert padtune.enabled_counts()["served"] == before + 1
     same_result(y, F.pad(x, (4, -2)), "padtune.constant_pad1d")
-    before = padtune.enabled_counts()["fell_back"]
-    assert torch.equal(padtune.constant_pad1d(x, 4, -2, value=2.5), F.pad(x, (4, -2), value=2.5))
-    assert padtune.enabled_counts()["fell_back"] == before + 1  # a fill value: PyTorch's
+    before = padtune.enabled_counts()["served"]
+    same_result(padtune.constant_pad1d(x, 4, -2, value=2.5), F.pad(x, (4, -2), value=2.5), "a fill value")
+    assert padtune.enabled_counts()["served"] == before + 1  # a fill value: padtune's too
 
 
 def test_registration_state():
@@ -325,3 +328,31 @@ def test_explain_pad_names_what_it_cannot_take():
     with pytest.raises(TypeError, match="input_sizes must be a sequence"):
         padtune.explain_slice_backward(x, 10, -1, 0, 5)
     assert padtune.explain_pad(torch.empty(2, 5, device="meta"), (1, 1)).startswith("PyTorch's own: a tensor on meta")
+
+
+def test_fill_bits_are_the_bits_pytorch_writes():
+    """padtune_fill_bits (the C ABI's, the CLI's --value) converts a value as PyTorch's F.pad does:
+    random magnitudes across each dtype's range, ties, subnormals, infinities; a value F.pad refuses
+    as an overflow, padtune refuses too. (Not fill_: since torch 2.15 it writes inf where F.pad refuses.)"""
+    import ctypes
+    from padtune import _native
+
+    rng = random.Random(14)
+    values = [0.0, -0.0, 1.5, 65504.0, 65519.99, 65520.0, 2.0 ** -24, 2.0 ** -25, 3 * 2.0 ** -25, 1 + 2.0 ** -11,
+              1 + 2.0 ** -11 + 2.0 ** -40, 3.3895313892515355e38, 3.4e38, 1e39, float("inf"), float("-inf")]
+    values += [rng.choice([-1, 1]) * rng.uniform(1, 2) * 2.0 ** rng.randint(-140, 130) for _ in range(3000)]
+    ints = {torch.float16: torch.int16, torch.bfloat16: torch.int16, torch.float32: torch.int32, torch.float64: torch.int64}
+    for dtype, code in _native.DTYPES.items():
+        mask = (1 << (8 * torch.empty(0, dtype=dtype).element_size())) - 1
+        for v in values:
+            bits = ctypes.c_uint64(0xdead)
+            status = _native.lib.padtune_fill_bits(v, code, ctypes.byref(bits))
+            try:
+                want = F.pad(torch.ones(1, dtype=dtype), (1, 0), value=v)[:1].view(ints[dtype]).item() & mask
+            except RuntimeError as e:
+                assert "overflow" in str(e), (dtype, v, e)
+                assert status == 14 and "overflows" in _native.last_error(), (dtype, v, status)
+                continue
+            assert status == 0 and bits.value == want, (dtype, v, status, hex(bits.value), hex(want))
+    nan = ctypes.c_uint64(0)
+    assert _native.lib.padtune_fill_bits(float("nan"), 2, ctypes.byref(nan)) == 0 and nan.value & 0x7c00 == 0x7c00

@@ -48,7 +48,7 @@ def test_enabled_equals_disabled_on_random_pads_cuda():
         pad = [rng.randint(-min(L, 40) - 1, 1100), rng.randint(-min(L, 40) - 1, 70)]
         if x.dim() > 1 and rng.random() < 0.2:
             pad += [rng.choice([0, 1]), 0]
-        value = rng.choice([0.0, 0.0, 0.0, -0.0, 2.0])
+        value = rng.choice([0.0, 0.0, 0.0, -0.0, 2.0, -1e-3, float("nan"), float("-inf"), 70000.0])
         served += check(x, pad, value, f"case {case}: {dtype} {tuple(x.shape)} {x.stride()} pad {pad} value {value}")
     assert served > 150, served  # 229 of 600 on the H200: the other layouts and dtypes fall back
     assert padtune.enabled_counts()["reentered"] == 0

@@ -26,7 +26,7 @@ extern "C" {
 /** The version of this header's ABI; padtune_api_version() gives the library's. */
 #define PADTUNE_C_API_VERSION 1
 
-/** Why a call failed. Values 1..13 equal padtune::status (kernels/include/padtune/error.hpp). */
+/** Why a call failed. Values 1..14 equal padtune::status (kernels/include/padtune/error.hpp). */
 typedef enum padtune_status {
   PADTUNE_OK = 0,
   PADTUNE_ERROR_UNKNOWN_DTYPE = 1,          /**< a dtype value that names no element type */
@@ -42,6 +42,7 @@ typedef enum padtune_status {
   PADTUNE_ERROR_INVALID_CONFIG = 11,
   PADTUNE_ERROR_COMPILE_FAILED = 12,
   PADTUNE_ERROR_SHAPE_MISMATCH = 13,
+  PADTUNE_ERROR_INVALID_FILL = 14,          /**< fill bits beyond the element, or a value the dtype cannot hold */
   PADTUNE_ERROR_INTERNAL = 100,             /**< anything else (out of memory, a bug): see padtune_last_error() */
   PADTUNE_STATUS_MAX_ENUM_ = 0x7fffffff     /**< not a status: keeps the type 32 bits wide */
 } padtune_status;
@@ -91,6 +92,15 @@ PADTUNE_C_EXPORT padtune_status padtune_dispatch(padtune_backend backend, const 
                                                  int64_t C, int64_t L, int64_t pad_left, int64_t pad_right,
                                                  padtune_dtype dtype, void* stream);
 
+/** padtune_dispatch with a fill: dx takes the bits `fill` (the low bytes of the element size; the rest
+ * zero) where it has no source, instead of +0.0: ConstantPad1d's value, in one pass. padtune_fill_bits
+ * makes them from a value. Thread-safe. */
+PADTUNE_C_EXPORT padtune_status padtune_dispatch_fill(padtune_backend backend, const void* dy, void* dx, int64_t B,
+                                                      int64_t C, int64_t L, int64_t pad_left, int64_t pad_right,
+                                                      padtune_dtype dtype, uint64_t fill, void* stream);
+/** Sets *bits to `value` in `dtype` as PyTorch converts a Scalar (f16 and bf16 through float, each step
+ * to nearest even); a finite value the dtype cannot hold is PADTUNE_ERROR_INVALID_FILL. */
+PADTUNE_C_EXPORT padtune_status padtune_fill_bits(double value, padtune_dtype dtype, uint64_t* bits);
 /** What the dispatcher takes for this shape and why, as `key: value` lines (instantiation, table,
  * bucket, matched_bucket, served_by: exact, timed, bucket or fallback, reason). Owned by the library; valid
  * until the next padtune call on this thread. NULL on bad input, with padtune_last_error() set. Thread-safe. */

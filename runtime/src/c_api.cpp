@@ -34,8 +34,9 @@ static_assert(PADTUNE_ERROR_LAUNCH_FAILED == int(status::launch_failed));
 static_assert(PADTUNE_ERROR_INVALID_CONFIG == int(status::invalid_config));
 static_assert(PADTUNE_ERROR_COMPILE_FAILED == int(status::compile_failed));
 static_assert(PADTUNE_ERROR_SHAPE_MISMATCH == int(status::shape_mismatch));
+static_assert(PADTUNE_ERROR_INVALID_FILL == int(status::invalid_fill));
 // A code padtune::status gains later crosses as its number; give it a name here and in padtune_c.h.
-static_assert(PADTUNE_ERROR_INTERNAL > int(status::shape_mismatch));
+static_assert(PADTUNE_ERROR_INTERNAL > int(status::invalid_fill));
 
 static_assert(PADTUNE_F32 == int(padtune::dtype::f32));
 static_assert(PADTUNE_F64 == int(padtune::dtype::f64));
@@ -107,6 +108,26 @@ PADTUNE_C_EXPORT padtune_status padtune_dispatch(padtune_backend backend, const 
   return guarded([&] {
     padtune::dispatch(padtune::problem{dy, dx, B, C, L, pad_left, pad_right, to_dtype(dtype)}, to_backend(backend),
                       static_cast<cudaStream_t>(stream));
+  });
+}
+
+PADTUNE_C_EXPORT padtune_status padtune_dispatch_fill(padtune_backend backend, const void* dy, void* dx, int64_t B,
+                                                      int64_t C, int64_t L, int64_t pad_left, int64_t pad_right,
+                                                      padtune_dtype dtype, uint64_t fill, void* stream) {
+  return guarded([&] {
+    padtune::problem p{dy, dx, B, C, L, pad_left, pad_right, to_dtype(dtype)};
+    p.fill = fill;
+    padtune::dispatch(p, to_backend(backend), static_cast<cudaStream_t>(stream));
+  });
+}
+
+PADTUNE_C_EXPORT padtune_status padtune_fill_bits(double value, padtune_dtype dtype, uint64_t* bits) {
+  return guarded([&] {
+    std::string why;
+    std::uint64_t b = 0;
+    if (const status s = padtune::fill_bits(value, to_dtype(dtype), &b, &why); s != status::ok) throw padtune::error(s, why);
+    if (!bits) throw padtune::error(status::null_pointer, "bits is null");
+    *bits = b;
   });
 }
 

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstring>
-
 #include "padtune/cuda_error.hpp"
 
 namespace padtune {
@@ -12,12 +10,12 @@ cudaError_t enqueue_checked(const instantiation& inst, backend b, const problem&
   const std::size_t dx_bytes = std::size_t(p.B * p.C * p.L) * size_of(p.type);
   if (dx_bytes == 0) return cudaSuccess;
   if (b == backend::host) {
-    if (inst.needs_zeroed_dx) std::memset(p.dx, 0, dx_bytes);
+    if (inst.needs_zeroed_dx) prefill_host(p);
     inst.launch_host(p);
     return cudaSuccess;
   }
   if (inst.needs_zeroed_dx)
-    if (const cudaError_t e = cudaMemsetAsync(p.dx, 0, dx_bytes, stream); e != cudaSuccess) return e;
+    if (const cudaError_t e = prefill_cuda(p, stream); e != cudaSuccess) return e;
   return inst.launch_cuda(p, stream);
 }
 
@@ -33,7 +31,7 @@ status enqueue(const instantiation& inst, backend b, const problem& p, cudaStrea
     return status::dtype_mismatch;
   }
   if (const cudaError_t e = enqueue_checked(inst, b, p, stream); e != cudaSuccess) {
-    if (why) *why = fmt::format("{}{} failed: {}", inst.needs_zeroed_dx ? "zeroing dx or launching " : "launching ", inst.id,
+    if (why) *why = fmt::format("{}{} failed: {}", inst.needs_zeroed_dx ? "filling dx or launching " : "launching ", inst.id,
                                 cuda_error_text(e));
     return status::launch_failed;
   }

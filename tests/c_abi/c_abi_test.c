@@ -76,8 +76,9 @@ static void fill_random(void* out, int64_t n, padtune_dtype t) {
   }
 }
 
-/* The contract, on bytes: dx[b,c,i] = dy[b,c,i+pl] where 0 <= i+pl < OL, else all-zero bytes. */
-static void reference(const unsigned char* dy, unsigned char* dx, shape s, size_t es) {
+/* The contract, on bytes: dx[b,c,i] = dy[b,c,i+pl] where 0 <= i+pl < OL, else the fill's es low
+ * bytes (little-endian). */
+static void reference(const unsigned char* dy, unsigned char* dx, shape s, size_t es, uint64_t fill) {
   const int64_t OL = s.pl + s.L + s.pr;
   for (int64_t row = 0; row < s.B * s.C; ++row)
     for (int64_t i = 0; i < s.L; ++i) {
@@ -86,7 +87,7 @@ static void reference(const unsigned char* dy, unsigned char* dx, shape s, size_
       if (j >= 0 && j < OL)
         memcpy(out, dy + (size_t)(row * OL + j) * es, es);
       else
-        memset(out, 0, es);
+        memcpy(out, &fill, es);
     }
 }
 
@@ -131,7 +132,7 @@ static buffers make_buffers(shape s, padtune_dtype t, size_t es) {
   memset(b.dx_alloc, guard, guard_bytes);
   memset(b.dx, poison, b.dx_bytes);
   memset(b.dx + b.dx_bytes, guard, guard_bytes);
-  reference(b.dy, b.ref, s, es);
+  reference(b.dy, b.ref, s, es, 0);
   return b;
 }
 
@@ -176,6 +177,37 @@ static void test_host_dispatch(void) {
     check_result(&b, s, "host OL=0", "f32", 4);
     free_buffers(&b);
   }
+}
+
+/* padtune_dispatch_fill with bits from padtune_fill_bits, every dtype and shape; a value a dtype
+ * overflows is refused with its own status. */
+static void test_host_fill(void) {
+  static const uint64_t want_bits[] = {0xc0200000u, 0xc004000000000000u, 0xc100u, 0xc020u}; /* -2.5 */
+  for (size_t d = 0; d < sizeof dtypes / sizeof dtypes[0]; ++d) {
+    uint64_t fill = 0;
+    const padtune_status bits = padtune_fill_bits(-2.5, dtypes[d], &fill);
+    CHECK(bits == PADTUNE_OK && fill == want_bits[d], "padtune_fill_bits(-2.5, %s): %s, %#llx", dtype_names[d],
+          padtune_status_name(bits), (unsigned long long)fill);
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; ++k) {
+      const shape s = shapes[k];
+      buffers b = make_buffers(s, dtypes[d], elem_sizes[d]);
+      reference(b.dy, b.ref, s, elem_sizes[d], fill);
+      const padtune_status st = padtune_dispatch_fill(PADTUNE_BACKEND_HOST, b.dy, b.dx, s.B, s.C, s.L, s.pl, s.pr,
+                                                      dtypes[d], fill, NULL);
+      CHECK(st == PADTUNE_OK, "host fill %s L=%lld: %s: %s", dtype_names[d], (long long)s.L, padtune_status_name(st),
+            padtune_last_error());
+      check_result(&b, s, "host fill", dtype_names[d], elem_sizes[d]);
+      free_buffers(&b);
+    }
+  }
+  uint64_t fill = 7;
+  CHECK(padtune_fill_bits(70000.0, PADTUNE_F16, &fill) == PADTUNE_ERROR_INVALID_FILL && fill == 7,
+        "70000 as f16 was not refused");
+  CHECK(strstr(padtune_last_error(), "overflows f16") != NULL, "message '%s'", padtune_last_error());
+  float dy[8] = {1, 2, 3, 4, 5, 6, 7, 8}, dx[8];
+  CHECK(padtune_dispatch_fill(PADTUNE_BACKEND_HOST, dy, dx, 1, 1, 4, 1, 1, PADTUNE_F16, 0x10000u, NULL) ==
+            PADTUNE_ERROR_INVALID_FILL,
+        "17 fill bits of an f16 were not refused");
 }
 
 /* A failing call: the status, a message that contains `needle`, and dx left as it was. */
@@ -231,6 +263,8 @@ static void test_names_and_versions(void) {
         padtune_status_name(PADTUNE_ERROR_OVERLAPPING_BUFFERS));
   CHECK(strcmp(padtune_status_name(PADTUNE_ERROR_SHAPE_MISMATCH), "shape_mismatch") == 0, "%s",
         padtune_status_name(PADTUNE_ERROR_SHAPE_MISMATCH));
+  CHECK(strcmp(padtune_status_name(PADTUNE_ERROR_INVALID_FILL), "invalid_fill") == 0, "%s",
+        padtune_status_name(PADTUNE_ERROR_INVALID_FILL));
   CHECK(strcmp(padtune_status_name(PADTUNE_ERROR_INTERNAL), "internal") == 0, "%s",
         padtune_status_name(PADTUNE_ERROR_INTERNAL));
   CHECK(strcmp(padtune_status_name((padtune_status)55), "unknown_status") == 0, "%s",
@@ -379,6 +413,7 @@ int main(int argc, char** argv) {
          (unsigned long long)rng_state);
   test_names_and_versions();
   test_host_dispatch();
+  test_host_fill();
   test_errors();
   test_explain();
   test_threads();

@@ -55,7 +55,8 @@ TEST_P(GpuJitEdgeSuite, MatchesReference) {
   const jit_case c = GetParam();
   const auto make = [&](const shape& s) {
     return candidate_of(
-        jit::kernel(c.type, std::int32_t(s.pad_left), std::int32_t(s.pad_right), c.block_ol, {std::string(c.variant)}));
+        jit::kernel(c.type, std::int32_t(s.pad_left), std::int32_t(s.pad_right), c.block_ol, {std::string(c.variant)})
+            .with_fill(fill_of(s, c.type)));
   };
   for (const std::string& failure : check_edge_suite(make, backend::cuda, 8, pad_range::int32)) ADD_FAILURE() << failure;
 }

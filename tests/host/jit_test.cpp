@@ -71,8 +71,33 @@ TEST(JitKernel, HasTheSeedsSurface) {
                                std::tuple<float*, float*, std::int32_t, std::int32_t, std::int32_t, std::int32_t>>);
   // The pads and BLOCK_OL are constants of the generated entry point.
   EXPECT_NE(k.entry_point_source().find("extern \"C\" __global__"), std::string::npos);
-  EXPECT_NE(k.entry_point_source().find("seed_kernel<float, 256, 256, 0>, 2LL, 3LL>"), std::string::npos)
+  EXPECT_NE(k.entry_point_source().find("seed_kernel<float, 256, 256, 0>, 2LL, 3LL, 0x0ULL>"), std::string::npos)
       << k.entry_point_source();
+}
+
+TEST(JitKernel, TheFillIsAConstantOfItsSource) {
+  const ConstantPad1dBackward<__half> k(2, 3, 256, {"rowtile"});
+  const kernel f = k.with_fill(0x3e00);  // 1.5
+  EXPECT_EQ(f.fill(), 0x3e00u);
+  EXPECT_EQ(f.id(), k.id() + "__fill3e00");
+  EXPECT_NE(f.hash(), k.hash());
+  EXPECT_NE(f.entry_point_source().find(", 2LL, 3LL, 0x3e00ULL>"), std::string::npos) << f.entry_point_source();
+  EXPECT_EQ(f.with_fill(0).id(), k.id());
+  try {
+    (void)k.with_fill(0x1'0000);
+    ADD_FAILURE() << "17 bits accepted as an f16 fill";
+  } catch (const error& e) {
+    EXPECT_EQ(e.code(), status::invalid_fill);
+    EXPECT_NE(std::string(e.what()).find("beyond a 2-byte f16 element"), std::string::npos) << e.what();
+  }
+  // A problem must ask for the fill the kernel was compiled with.
+  std::vector<std::uint16_t> dy(64), dx(64);
+  problem p{dy.data(), dx.data(), 1, 2, 8, 2, 3, dtype::f16, 0x3e00};
+  std::string why;
+  EXPECT_EQ(f.can_implement(p, &why), status::ok) << why;
+  p.fill = 0;
+  EXPECT_EQ(f.can_implement(p, &why), status::invalid_fill);
+  EXPECT_NE(why.find("is compiled for fill 0x3e00, the problem has fill 0x0"), std::string::npos) << why;
 }
 
 TEST(JitKernel, KernelSourceIsTheFileTheAheadOfTimeBuildCompiles) {

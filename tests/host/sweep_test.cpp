@@ -31,12 +31,33 @@ TEST(Sweep, DefaultCoversLengthsRowsAlignmentsAndPayloads) {
   }
 }
 
-TEST(Sweep, DefaultIncludesThePerformanceSuiteOnce) {
+TEST(Sweep, DefaultIncludesThePerformanceSuiteAndItsForwardShapesOnce) {
   for (dtype t : all_dtypes) {
     const auto shapes = default_sweep(t);
-    for (const suite_shape& p : perf_suite())
-      EXPECT_EQ(std::count(shapes.begin(), shapes.end(), p.s), 1) << p.tag << " " << name_of(t);
+    for (const auto& suite : {perf_suite(), forward_suite()})
+      for (const suite_shape& p : suite)
+        EXPECT_EQ(std::count(shapes.begin(), shapes.end(), p.s), 1) << p.tag << " " << name_of(t);
   }
+}
+
+TEST(Sweep, DefaultHasForwardPadsOfCausalConvolutions) {
+  for (dtype t : all_dtypes) {
+    std::set<long long> left_pads;
+    for (const shape5& s : default_sweep(t))
+      if (s.pad_right == 0 && s.pad_left < 0 && -s.pad_left <= s.L / 2) left_pads.insert(-s.pad_left);
+    // From one element to thousands: the pads of kernel 2 at dilation 1 to kernel 3 at dilation 2047.
+    EXPECT_TRUE(left_pads.count(1) && left_pads.count(2) && left_pads.count(1022) && left_pads.count(4094)) << name_of(t);
+    EXPECT_GE(left_pads.size(), 8u) << name_of(t);
+  }
+}
+
+TEST(Sweep, ForwardSuiteIsThePerformanceSuitePaddedAndCausalConvolutions) {
+  const auto f = forward_suite();
+  ASSERT_EQ(f.size(), 13u);
+  EXPECT_EQ(f[0].tag, "F1");  // P1 (32, 256, 8192, 3, 5) as F.pad(x, (3, 5)) of x (32, 256, 8192)
+  EXPECT_EQ(f[0].s, (shape5{32, 256, 8200, -3, -5}));
+  EXPECT_EQ(f[12].tag, "C4");
+  for (const suite_shape& s : f) EXPECT_EQ(s.s.L + s.s.pad_left + s.s.pad_right >= 0, true) << s.tag;
 }
 
 std::filesystem::path write_temp(const std::string& name, const std::string& text) {

@@ -1,6 +1,7 @@
 // Each bad input gets its own status and a message that names the problem.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -144,6 +145,58 @@ TEST(Validation, LaunchRejectsAnotherDtype) {
   std::string why;
   EXPECT_EQ(launch(f32, backend::host, p, nullptr, &why), status::dtype_mismatch);
   EXPECT_NE(why.find("takes dtype f32"), std::string::npos) << why;
+}
+
+TEST(Validation, FillBitsBeyondTheElement) {
+  buffers b;
+  problem p = good(b);
+  p.fill = 0x1'0000'0000u;  // 33 bits for a 4-byte element
+  expect_rejected(p, status::invalid_fill, "fill 0x100000000 has bits beyond a 4-byte f32 element");
+  p.type = dtype::bf16, p.fill = 0x1'0000u;
+  expect_rejected(p, status::invalid_fill, "beyond a 2-byte bf16 element");
+  p.type = dtype::f64, p.fill = ~std::uint64_t(0);  // any 64 bits are an f64
+  EXPECT_EQ(check(p), status::ok);
+}
+
+TEST(FillBits, AsPyTorchConvertsAScalar) {
+  const auto bits = [](double v, dtype t) {
+    std::uint64_t b = 0xdead;
+    std::string why;
+    EXPECT_EQ(fill_bits(v, t, &b, &why), status::ok) << v << " " << name_of(t) << ": " << why;
+    return b;
+  };
+  EXPECT_EQ(bits(1.5, dtype::f32), 0x3fc00000u);
+  EXPECT_EQ(bits(-0.0, dtype::f32), 0x80000000u);
+  EXPECT_EQ(bits(1.0 / 3, dtype::f64), 0x3fd5555555555555u);
+  EXPECT_EQ(bits(1.5, dtype::f16), 0x3e00u);
+  EXPECT_EQ(bits(65504, dtype::f16), 0x7bffu);                 // f16's largest
+  EXPECT_EQ(bits(0x1p-24, dtype::f16), 0x0001u);               // the smallest subnormal
+  EXPECT_EQ(bits(0x1p-25, dtype::f16), 0x0000u);               // half of it: a tie, to even
+  EXPECT_EQ(bits(3 * 0x1p-25, dtype::f16), 0x0002u);           // 1.5 of it: a tie, to even
+  EXPECT_EQ(bits(0x1p-14 - 0x1p-25, dtype::f16), 0x0400u);     // rounds up into the normals
+  EXPECT_EQ(bits(1 + 0x1p-11, dtype::f16), 0x3c00u);           // a tie at the last bit, to even
+  EXPECT_EQ(bits(1 + 3 * 0x1p-11, dtype::f16), 0x3c02u);
+  EXPECT_EQ(bits(-INFINITY, dtype::f16), 0xfc00u);
+  EXPECT_EQ(bits(NAN, dtype::f16), 0x7e00u);
+  EXPECT_EQ(bits(-NAN, dtype::f16), 0xfe00u);
+  EXPECT_EQ(bits(1.0 / 3, dtype::bf16), 0x3eabu);
+  EXPECT_EQ(bits(1 + 0x1p-8, dtype::bf16), 0x3f80u);           // a tie, to even
+  EXPECT_EQ(bits(1 + 3 * 0x1p-8, dtype::bf16), 0x3f82u);
+  EXPECT_EQ(bits(-NAN, dtype::bf16), 0x7fc0u);                 // c10::BFloat16 drops the sign
+  // Through float first, as PyTorch: this double rounds to float 1 + 2^-11 (a tie in f16), then to even.
+  EXPECT_EQ(bits(1 + 0x1p-11 + 0x1p-40, dtype::f16), 0x3c00u);
+}
+
+TEST(FillBits, RefusesWhatTheDtypeOverflows) {
+  std::uint64_t b = 0;
+  std::string why;
+  EXPECT_EQ(fill_bits(65505, dtype::f16, &b, &why), status::invalid_fill);  // PyTorch refuses past the largest
+  EXPECT_NE(why.find("overflows f16"), std::string::npos) << why;
+  EXPECT_EQ(fill_bits(-1e39, dtype::bf16, &b, &why), status::invalid_fill);
+  EXPECT_EQ(fill_bits(1e39, dtype::f32, &b, &why), status::invalid_fill);
+  EXPECT_EQ(fill_bits(1e300, dtype::f64, &b, &why), status::ok);
+  EXPECT_EQ(fill_bits(INFINITY, dtype::f16, &b, &why), status::ok);
+  EXPECT_EQ(fill_bits(1, static_cast<dtype>(9), &b, &why), status::unknown_dtype);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 #pragma once
 // Runs one instantiation on one case and compares it, byte for byte, with the reference of the
-// same backend: fresh random dy, dx poisoned (zeroed for instantiations that need it), guard bytes
-// around dx, and dy checked unchanged afterwards.
+// same backend: fresh random dy, dx poisoned (set to the fill for instantiations that need it),
+// guard bytes around dx, and dy checked unchanged afterwards.
 #include <functional>
 #include <random>
 #include <string>
@@ -31,14 +31,18 @@ struct candidate {
   std::function<std::string(const problem& p, backend b)> run;
 };
 
+/// The fill of case s in `type`: s.fill's low bytes; for f64 every other case keeps only the high
+/// word (the doubles flat's direct grid takes, plans.cuh: flat_fill32), the others all 64 bits.
+std::uint64_t fill_of(const shape& s, dtype type);
+
 /// A registry instantiation as a candidate, launched through padtune::launch.
 candidate candidate_of(const instantiation& inst);
 
 /// Empty string if c matches the reference on this case; otherwise what went wrong.
 std::string check_case(const candidate& c, backend b, const shape& s, placement at, std::mt19937_64& gen);
 
-/// Runs inst over the whole edge suite under every placement; returns a line per failed case
-/// (at most `max_failures`), each naming the case and the random seed.
+/// Runs inst over the whole edge suite under every placement, a random fill on two cases of three;
+/// returns a line per failed case (at most `max_failures`), each naming the case and the random seed.
 std::vector<std::string> check_edge_suite(const instantiation& inst, backend b, std::size_t max_failures = 8);
 
 /// The same with a candidate made for each shape (a JIT kernel is compiled for the shape's pads); a

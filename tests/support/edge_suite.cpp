@@ -6,7 +6,10 @@
 
 namespace padtune::test {
 
-std::string shape::str() const { return fmt::format("(B={}, C={}, L={}, pad_left={}, pad_right={})", B, C, L, pad_left, pad_right); }
+std::string shape::str() const {
+  return fmt::format("(B={}, C={}, L={}, pad_left={}, pad_right={}{})", B, C, L, pad_left, pad_right,
+                     fill ? fmt::format(", fill bits from {:#x}", fill) : "");
+}
 
 std::vector<shape> edge_suite(pad_range pads) {
   std::vector<shape> s = {

@@ -8,6 +8,8 @@ namespace padtune::test {
 
 struct shape {
   std::int64_t B, C, L, pad_left, pad_right;
+  /// Random bits a case's fill value comes from (checker.hpp: fill_of); 0: the backward's zeros.
+  std::uint64_t fill = 0;
   std::string str() const;
 };
 

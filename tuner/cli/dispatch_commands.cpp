@@ -47,6 +47,7 @@ struct explain_options : shape_options {
 struct run_options : shape_options {
   std::string id;  ///< "" for the dispatcher
   int n = 1;
+  std::optional<double> value;  ///< the fill value (ConstantPad1d's); none: +0.0
   std::string dy_file, dx_file;
   bool l2_flush = false;
   bool autotune = false;
@@ -338,6 +339,14 @@ int run_run(const run_options& o) {
     print_error("padtune run: -n must be at least 1, got {}\n", o.n);
     return exit_usage;
   }
+  std::uint64_t fill = 0;
+  if (o.value) {
+    std::string why;
+    if (fill_bits(*o.value, s.type, &fill, &why) != status::ok) {
+      print_error("padtune run: --value: {}\n", why);
+      return exit_bad_input;
+    }
+  }
   const backend b = backend_of(o);
   if (o.l2_flush && b != backend::cuda) {
     print_error("padtune run: --l2-flush needs --backend cuda (the host emulation has no L2 to flush)\n");
@@ -392,6 +401,7 @@ int run_run(const run_options& o) {
   }
 
   problem p{dy_host.data(), dx_host.data(), s.B, s.C, s.L, s.pad_left, s.pad_right, s.type};
+  p.fill = fill;
   device_buffer dy_dev, dx_dev;
   if (b == backend::cuda)
     if (const cudaError_t e = to_device(p, s, dy_dev, dx_dev); e != cudaSuccess) {
@@ -463,8 +473,8 @@ int run_run(const run_options& o) {
   // dx written to standard output keeps it to itself: the report goes to standard error then.
   std::FILE* report = dx_out && dx_out->descriptor == 1 ? stderr : stdout;
   const std::string line = fmt::format(
-      "padtune run: {} ({}) on {}, {}, {} run{}{}, {:.1f} us wall time per run ({})\n", ran.id, how, name_of(b), s.text(), o.n,
-      o.n == 1 ? "" : "s", timer ? ", L2 flushed before each" : "", seconds * 1e6 / o.n,
+      "padtune run: {} ({}) on {}, {}{}, {} run{}{}, {:.1f} us wall time per run ({})\n", ran.id, how, name_of(b), s.text(),
+      o.value ? fmt::format(", fill {} (bits {:#x})", *o.value, fill) : "", o.n, o.n == 1 ? "" : "s", timer ? ", L2 flushed before each" : "", seconds * 1e6 / o.n,
       b == backend::host ? "host emulation: says nothing about GPU speed"
                          : "includes launch overhead and one final synchronize; padtune tune measures");
   std::fputs(safe_text(line).c_str(), report);  // `how` names the table's path
@@ -488,6 +498,9 @@ void add_dispatch_commands(CLI::App& app, int* result) {
   add_shape_options(run, *ro);
   run->add_option("--id", ro->id, "Run this instantiation instead of the dispatcher's choice (see padtune list)");
   run->add_option("-n", ro->n, "How many times (default 1)");
+  run->add_option("--value", ro->value,
+                  "The value dx takes where it has no source (ConstantPad1d's value; default 0), converted to --dtype "
+                  "as PyTorch converts it");
   run->add_option("--dy", ro->dy_file, "dy as raw little-endian elements, exactly B*C*OL*sizeof(T) bytes (default: random, non-zero)");
   run->add_option("--dx", ro->dx_file, "Write dx here, raw");
   run->add_flag("--l2-flush", ro->l2_flush,

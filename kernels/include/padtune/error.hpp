@@ -21,6 +21,7 @@ enum class status : int {
   invalid_config,  ///< a JIT kernel's parameters that its variant does not accept
   compile_failed,  ///< NVRTC rejected a JIT kernel's source (the message holds its log)
   shape_mismatch,  ///< launch arguments that disagree with a JIT kernel's constants
+  invalid_fill,    ///< fill bits beyond the element's size
 };
 
 /// A short stable name of a status ("overlapping_buffers").

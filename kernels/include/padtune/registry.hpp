@@ -26,7 +26,7 @@ struct instantiation {
   int block_ol;          ///< tile length in elements
   int threads;           ///< threads per block
   int access_width;      ///< bytes per global access in the hot loop
-  bool needs_zeroed_dx;  ///< true for the seed: dx must be zeroed before launch
+  bool needs_zeroed_dx;  ///< true for the seed: dx must hold the fill before launch (prefill_*)
   /// Enqueues the kernel; returns the launch error (cudaSuccess if none). Pre: check(p) == ok.
   cudaError_t (*launch_cuda)(const problem& p, cudaStream_t stream);
   /// Runs the same kernel code over the whole grid on the CPU. Pre: check(p) == ok.
@@ -66,9 +66,14 @@ std::span<const instantiation> registry();
 const instantiation* find_instantiation(std::string_view id);
 
 /// Validates p, then runs `inst` on backend `b`. A problem with no elements is a no-op. Does not
-/// zero dx for instantiations that need it: whoever runs them does, and counts it. On failure
-/// returns the code and sets *why.
+/// fill dx for instantiations that need it: whoever runs them does (prefill_*), and counts it. On
+/// failure returns the code and sets *why.
 status launch(const instantiation& inst, backend b, const problem& p, cudaStream_t stream = nullptr,
               std::string* why = nullptr);
+
+/// Sets p's dx to p.fill, on the device on `stream` (a memset where the fill's bytes are all one
+/// byte), or on the host: what runs before an instantiation with needs_zeroed_dx. Pre: check(p) == ok.
+cudaError_t prefill_cuda(const problem& p, cudaStream_t stream);
+void prefill_host(const problem& p);
 
 }  // namespace padtune

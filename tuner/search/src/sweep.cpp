@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 #include <sstream>
 
 #include "padtune/problem.hpp"
@@ -32,11 +33,20 @@ std::vector<shape5> default_sweep(dtype type) {
       const long long a = classes[std::size_t(k + 2 * j + j / 2) % classes.size()];  // not in step with L's kind
       const bool crop = (k + 2 * j) % 3 == 2 && L > 2 * a;  // a third of pad_left negative, where L allows
       out.push_back({B, C, L, crop ? -a : a, (k + j) % 4 == 3 && L > 16 ? -2 : 3});
+      // A forward pad at every third point (padtune.enable(): dy is the input, the pads negated): a
+      // causal convolution's left pad d*(k-1), at most half the row.
+      if ((k + j) % 3 == 1 && L >= 8) {
+        static constexpr long long causal_pads[] = {1, 2, 6, 14, 62, 254, 1022, 4094};
+        long long P = causal_pads[std::size_t(k + 3 * j) % std::size(causal_pads)];
+        while (2 * P > L) P /= 2;
+        out.push_back({B, C, L, -P, 0});
+      }
     }
-  // The performance suite's shapes, so that the shapes the benchmarks and targets name are tuned as
-  // they are.
-  for (const suite_shape& p : perf_suite())
-    if (std::find(out.begin(), out.end(), p.s) == out.end()) out.push_back(p.s);
+  // The performance suite's shapes and its forward shapes, so that the shapes the benchmarks and
+  // targets name are tuned as they are.
+  for (const auto& suite : {perf_suite(), forward_suite()})
+    for (const suite_shape& p : suite)
+      if (std::find(out.begin(), out.end(), p.s) == out.end()) out.push_back(p.s);
   return out;
 }
 

@@ -56,6 +56,11 @@ class kernel {
   /// runs at least once (run_grid in grid_walk.cuh): an edit must keep the plan's block count, or it
   /// runs blocks that its own plan does not have.
   kernel with_kernel_source(std::string text) const;
+  /// A copy that writes the bits `fill` (padtune::problem::fill; fill_bits makes them from a value)
+  /// where dx has no source, a constant of its source like the pads; a fill other than 0 appends
+  /// __fill<hex> to the id. Throws padtune::error (invalid_fill) for bits beyond the element.
+  kernel with_fill(std::uint64_t fill) const;
+  std::uint64_t fill() const { return fill_; }
   /// The files source() #includes (grid_walk.cuh, jit_entry.cuh, ...), for NVRTC.
   std::span<const header> headers() const;
 
@@ -64,14 +69,14 @@ class kernel {
   int max_threads() const { return choice_.max_threads; }
   int threads() const { return threads_; }            ///< threads per block of every launch
   int access_width() const { return access_width_; }  ///< bytes per access in the hot loop
-  /// True for the seed: it writes only the positions that have a source, so dx must be zeroed.
+  /// True for the seed: it writes only the positions that have a source, so dx must hold the fill first.
   bool needs_zeroed_dx() const { return needs_zeroed_dx_; }
 
   /// The launch arguments' check: sizes >= 0, OL == pad_left + L + pad_right (shape_mismatch), the
   /// pointers as padtune::check sees them. Fills *sizes on success.
   status check_arguments(const void* dy, const void* dx, std::int32_t B, std::int32_t C, std::int32_t L,
                          std::int32_t OL, std::string* why = nullptr, problem_sizes* sizes = nullptr) const noexcept;
-  /// ok if this kernel can run p: its dtype, its pads, sizes within int32, and padtune::check.
+  /// ok if this kernel can run p: its dtype, its pads and fill, sizes within int32, and padtune::check.
   status can_implement(const problem& p, std::string* why = nullptr) const noexcept;
 
   /// The logical blocks of a problem, planned by the variant's own plan function (the one its
@@ -79,7 +84,8 @@ class kernel {
   std::uint64_t logical_blocks(const void* dy, void* dx, std::int64_t B, std::int64_t C, std::int64_t L) const;
 
  private:
-  void assemble();  ///< source_ and hash_ from kernel_source_ and entry_point_source_
+  void make_entry_point();  ///< id_ and entry_point_source_ from the constants
+  void assemble();          ///< source_ and hash_ from kernel_source_ and entry_point_source_
 
   std::string name_ = "constant_pad1d_backward";
   dtype type_;
@@ -87,6 +93,7 @@ class kernel {
   variant_choice choice_;
   int threads_ = 0, access_width_ = 0;
   bool needs_zeroed_dx_ = false;
+  std::uint64_t fill_ = 0;
   std::string id_, kernel_source_, entry_point_source_, source_, hash_;
 };
 

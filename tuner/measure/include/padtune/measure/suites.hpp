@@ -1,7 +1,8 @@
 #pragma once
-// The named shape suites, in one place: the performance suite of the roofline issue (P1-P10), which
-// the tuner's default sweep includes and padtune_bench times, and the benchmark's sweep of row
-// lengths (at a fixed element count) and of row counts (at a fixed row length).
+// The named shape suites, in one place: the performance suite of the roofline issue (P1-P10) and its
+// forward shapes (F1-F9, C1-C4), which the tuner's default sweep includes and padtune_bench times,
+// and the benchmark's sweep of row lengths (at a fixed element count) and of row counts (at a fixed
+// row length).
 #include <fmt/format.h>
 
 #include <string>
@@ -12,8 +13,8 @@
 namespace padtune::tuner {
 
 struct suite_shape {
-  std::string suite;  ///< "perf" or "sweep"
-  std::string tag;    ///< P1..P10, or what the sweep varies
+  std::string suite;  ///< "perf", "forward" or "sweep"
+  std::string tag;    ///< P1..P10, F1..F9, C1..C4, or what the sweep varies
   shape5 s;
 };
 
@@ -25,6 +26,25 @@ inline std::vector<suite_shape> perf_suite() {
           {"perf", "P9", {2, 4, 8, 2, 3}},           {"perf", "P10", {1, 2048, 1048577, 1, 1}}};
 }
 
+/// The forward pads as backward problems (padtune.enable(): F.pad(x, (l, r)) is dy = x, pads (-l, -r)):
+/// F<k> pads P<k>'s dx by P<k>'s pads (F10, P10's 16 GB, is left out), C1-C4 are causal
+/// convolutions' left pads d*(k-1) on long rows.
+inline std::vector<suite_shape> forward_suite() {
+  std::vector<suite_shape> v;
+  for (const suite_shape& p : perf_suite())
+    if (p.tag != "P10")
+      v.push_back({"forward", "F" + p.tag.substr(1),
+                   {p.s.B, p.s.C, p.s.L + p.s.pad_left + p.s.pad_right, -p.s.pad_left, -p.s.pad_right}});
+  v.push_back({"forward", "C1", {16, 128, 16384 + 2, -2, 0}});
+  v.push_back({"forward", "C2", {16, 128, 16384 + 1024, -1024, 0}});
+  v.push_back({"forward", "C3", {8, 256, 32768 + 8, -8, 0}});
+  v.push_back({"forward", "C4", {8, 256, 32768 + 512, -512, 0}});
+  return v;
+}
+
+/// The suite a name gives ("perf", "forward" or "sweep"); empty for any other name.
+inline std::vector<suite_shape> suite_named(const std::string& name);
+
 /// Row length L from 8 to 2^20 at 2^26 elements of dx (256 MiB in f32: over four times the H200's
 /// L2), then the row count from 1 to 2^18 at L = 1000; pads (1, 2), so rows start misaligned.
 inline std::vector<suite_shape> sweep_suite() {
@@ -34,6 +54,13 @@ inline std::vector<suite_shape> sweep_suite() {
   for (long long rows = 1; rows <= (1 << 18); rows *= 8)
     v.push_back({"sweep", fmt::format("rows{}", rows), {1, rows, 1000, 1, 2}});
   return v;
+}
+
+inline std::vector<suite_shape> suite_named(const std::string& name) {
+  if (name == "perf") return perf_suite();
+  if (name == "forward") return forward_suite();
+  if (name == "sweep") return sweep_suite();
+  return {};
 }
 
 }  // namespace padtune::tuner
