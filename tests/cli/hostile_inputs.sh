@@ -228,4 +228,14 @@ cp "$dir/mine.txt" "$dir/sizes_kept.txt"
 expect 2 summary_on_sizes "$padtune" "${tune[@]}" --sizes "$dir/sizes_kept.txt" --results-dir "$dir/r10" --summary "$dir/sizes_kept.txt"
 unchanged "$dir/mine.txt" "$dir/sizes_kept.txt"
 
+# --- A third probe ----------------------------------------------------------------------------------
+
+# The table's lock is checked before the sweep, as its set-aside file is; --cache onto it is refused.
+mkdir -p "$dir/tlock" && mkfifo "$dir/tlock/t.json.lock"
+expect 2 table_lock_fifo timeout 20 "$padtune" "${tune[@]}" --table "$dir/tlock/t.json" --results-dir "$dir/tlock"
+says table_lock_fifo "t.json.lock (the table's lock): a lock must be a regular file"
+[ ! -e "$dir/tlock/host-emulation.cache.jsonl" ] || fail "a run with a FIFO for its table's lock measured first"
+expect 2 cache_on_table_lock "$padtune" "${tune[@]}" --table "$dir/tlock/u.json" --cache "$dir/tlock/u.json.lock"
+says cache_on_table_lock "the table's lock"
+
 echo "hostile inputs: foreign, newer and broken tables; non-UTF-8 and control bytes; an unread FIFO; read-only merge; size limits; budget 0; regex bombs; unrunnable shapes; outputs that are each other; two runs on one folder; deep nesting; control bytes on stdout; huge timeouts; /dev/full; a dtype named twice"

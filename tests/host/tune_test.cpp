@@ -187,6 +187,37 @@ TEST(Tune, AWaitForAnotherRunsLockEndsOnInterruptAndWritesNothing) {
   EXPECT_EQ(read_input_file(complete.table_path), before);
 }
 
+// Two runs of other caches into one table: the table is read and replaced under its own lock, so
+// the later run keeps what the earlier wrote while it waited (probe A16 lost an entry in 1 of 5).
+TEST(Tune, TwoRunsOfOtherCachesIntoOneTableTakeTurnsOnTheTablesLock) {
+  const auto dir = fresh_tune_dir("table_lock");
+  tune_options other = quick_options(dir);
+  other.dtypes = {dtype::f32};
+  other.sizes = {{2, 3, 11, 2, 1}};
+  other.exact_entries = true;
+  other.table_path = dir / "T.json";
+  other.cache_path = dir / "b.cache.jsonl";
+  run_tune(other, nullptr);
+  const std::string theirs = read_input_file(other.table_path);  // what the other run writes
+  std::filesystem::remove(other.table_path);
+
+  tune_options o = other;
+  o.sizes = {{2, 3, 10, 2, 1}};
+  o.cache_path = dir / "a.cache.jsonl";
+  auto held = std::make_unique<file_lock>(lock_path_of(std::filesystem::canonical(dir) / "T.json"));
+  bool waited = false;
+  const tune_report r = run_tune(o, [&](std::size_t, std::size_t, double, const std::string& what) {
+    if (!held || what.rfind("waiting for another padtune", 0) != 0) return;
+    waited = what.find("T.json") != std::string::npos;
+    std::ofstream(other.table_path, std::ios::trunc) << theirs;  // the other run writes, then lets go
+    held.reset();
+  });
+  EXPECT_TRUE(waited) << "the run did not wait for the table's lock";
+  std::set<long long> lengths;
+  for (const table_entry& e : read_table(r.table_path).entries) lengths.insert(e.shape.L);
+  EXPECT_EQ(lengths, (std::set<long long>{10, 11}));
+}
+
 TEST(Tune, CorruptLinesOfTheCacheAreSetAsideAndTheRunGoesOn) {
   const auto dir = fresh_tune_dir("corrupt_lines");
   const tune_options o = quick_options(dir);

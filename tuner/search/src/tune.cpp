@@ -124,18 +124,24 @@ void tune_run::open_model(model_run& model) {
 }
 
 /// Refuses a table or cache that is one of the other files the run writes (what it sets aside, the
-/// cache's lock, the summary), and a cache of several hard links: one lock per name would let two
+/// locks, the summary), and a cache of several hard links: one lock per name would let two
 /// runs append at once, and a rewrite (lines set aside) would split the names.
 void tune_run::refuse_other_outputs(const model_run& model) const {
   std::vector<std::pair<output_target, std::string>> others;
   others.emplace_back(resolve_output(model.cache_file.target.string() + ".rejected"), "the cache's set-aside lines");
   others.emplace_back(resolve_output(lock_path_of(model.cache_file.target)), "the cache's lock");
-  if (!model.table.stream) others.emplace_back(resolve_output(rejected_table_path(model.table)), "the table's set-aside entries");
+  if (!model.table.stream) {
+    others.emplace_back(resolve_output(rejected_table_path(model.table)), "the table's set-aside entries");
+    others.emplace_back(resolve_output(lock_path_of(model.table.target)), "the table's lock");
+  }
   // The set-aside files are read back and appended to: regular files within the input limit, checked
   // now, not after the sweep.
   for (const auto& [t, what] : others) {
-    if (!t.exists || what == "the cache's lock") continue;  // the lock is file_lock's to check
+    if (!t.exists || what == "the cache's lock") continue;  // taken now: file_lock checks it
     std::error_code ec;
+    if (t.stream && what == "the table's lock")  // taken after the sweep: checked now
+      throw usage_error(fmt::format("{} ({}): a lock must be a regular file, and this is not one: move it away", t.name(), what));
+    if (what == "the table's lock") continue;
     if (t.stream)
       throw usage_error(fmt::format("{} ({}): is not a regular file; padtune reads it back and appends to it: move it away",
                                     t.name(), what));
@@ -379,6 +385,19 @@ void tune_run::finish(model_run& model, bool retime_here) {
     t.complete = false;  // a shape asked for has no entry
     for (const std::string& b : bad)
       report_.unrunnable.push_back(models_.size() > 1 ? fmt::format("{}: {}", model.device.slug(), b) : b);
+  }
+  // Read, merged and replaced under the table's own lock: runs of other caches take turns on it too.
+  std::unique_ptr<file_lock> table_lock;
+  if (!model.table.stream) {
+    const std::filesystem::path lock = lock_path_of(model.table.target);
+    try {
+      table_lock = std::make_unique<file_lock>(lock, [&] {
+        tell("waiting for another padtune writing " + model.table_path.string() + " (Ctrl-C stops waiting)");
+      }, o_.interrupted);
+    } catch (const interrupted_error&) {
+      throw interrupted_error(fmt::format("interrupted while waiting for the lock {} (another padtune writes the table); the "
+                                          "table was not written, the measurements are in the cache", lock.string()));
+    }
   }
   const table_on_disk old = inspect_table(model.table, model.device);
   if (const std::size_t n = set_aside(old, model.table))

@@ -1,7 +1,8 @@
 #pragma once
 // An advisory lock on a file (flock), held for the life of the object: every writer of a cache (a
-// `padtune tune`, a `padtune merge`) holds the cache's lock, so they take turns instead of
-// interleaving or losing each other's lines.
+// `padtune tune`, a `padtune merge`) holds the cache's lock, and a tune replacing a table the
+// table's, so they take turns instead of interleaving or losing each other's lines and entries.
+// Cache locks are taken before table locks.
 #include <atomic>
 #include <filesystem>
 #include <functional>
@@ -30,8 +31,8 @@ class file_lock {
   int fd_ = -1;
 };
 
-/// The lock of a cache: the cache's own path (symbolic links followed) + ".lock", so that two
-/// names of one cache take one lock.
+/// The lock of a cache or a table: its own path (symbolic links followed) + ".lock", so that two
+/// names of one file take one lock.
 std::filesystem::path lock_path_of(const std::filesystem::path& cache_target);
 
 }  // namespace padtune::tuner
