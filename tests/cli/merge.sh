@@ -2,7 +2,7 @@
 # padtune merge as a user runs it: the Slurm template (with a stand-in srun) tunes two shards on the
 # host backend and merges their caches; then tables of two device models are refused (exit 3,
 # naming both) or kept apart with --by-device; corrupt and missing inputs are refused, and a refused
-# merge leaves the output as it was.
+# merge leaves the output as it was; an output already there keeps what the merge does not cover.
 # Usage: merge.sh PADTUNE SCRATCH_DIR
 set -uo pipefail
 padtune=$1 dir=$2
@@ -45,7 +45,7 @@ grep -q "$table" "$dir/refused.out" && grep -q "$other" "$dir/refused.out" && gr
   fail "the refusal does not name both files and devices: $(cat "$dir/refused.out")"
 [ "$(cat "$dir/out.json")" = "an older table" ] || fail "a refused merge changed the output"
 expect 0 by_device "$padtune" merge "$table" "$other" --by-device --output-dir "$dir/by-device"
-[ "$(ls "$dir/by-device" | wc -l)" -eq 2 ] || fail "--by-device should write two tables: $(ls "$dir/by-device")"
+[ "$(ls "$dir/by-device" | grep -vc '\.lock$')" -eq 2 ] || fail "--by-device should write two tables: $(ls "$dir/by-device")"
 [ -f "$dir/by-device/nvidia-test-gpu.json" ] && [ -f "$dir/by-device/host-emulation.json" ] || fail "--by-device file names"
 # Two host emulations on different CPUs share the file name host-emulation.json: refused, not overwritten.
 sed 's/"name": *"host emulation[^"]*"/"name": "host emulation on another CPU"/' "$table" > "$dir/other-cpu.json"
@@ -64,4 +64,40 @@ grep -q "nonexistent.json: cannot be opened" "$dir/missing.out" || fail "the mis
 [ ! -e "$dir/new.json" ] || fail "a refused merge wrote its output"
 [ -z "$(ls -A "$dir" | grep '\.tmp\.')" ] || fail "a temporary file was left behind"
 expect 2 bad_shard "$padtune" tune --backend host --shard 2/2
+
+# An output that exists and is no input is the user's (probe A28, A29): a table of another device
+# model there is refused (exit 3, naming both); one of this model keeps every entry the merge does
+# not cover; a cache there is merged in as one more input.
+entries() { python3 -c "import json, sys; print(sorted(tuple(e['shape']) for e in json.load(open(sys.argv[1]))['entries']))" "$1"; }
+cp "$other" "$dir/foreign.json"
+expect 3 over_foreign "$padtune" merge "$table" -o "$dir/foreign.json"
+grep -q "is a table of NVIDIA Test GPU" "$dir/over_foreign.out" && grep -q "this merge writes host emulation" "$dir/over_foreign.out" ||
+  fail "the refusal does not name both devices: $(cat "$dir/over_foreign.out")"
+cmp -s "$other" "$dir/foreign.json" || fail "merge -o replaced a table of another device"
+mkdir -p "$dir/keep/dir"
+tune=(tune --backend host --dtype f32 --filter '__(rowtile|flat)__bo1024__t256__w16$')
+for n in 10 12 16; do
+  echo "2 3 $n 2 1" > "$dir/keep/s$n.txt"
+  expect 0 "keep_tune$n" "$padtune" "${tune[@]}" --sizes "$dir/keep/s$n.txt" --table "$dir/keep/t$n.json" --cache "$dir/keep/c$n.jsonl"
+done
+cp "$dir/keep/t16.json" "$dir/keep/out.json"
+expect 0 keep_o "$padtune" merge "$dir/keep/t10.json" "$dir/keep/t12.json" -o "$dir/keep/out.json"
+[ "$(entries "$dir/keep/out.json")" = "[(2, 3, 10, 2, 1), (2, 3, 12, 2, 1), (2, 3, 16, 2, 1)]" ] ||
+  fail "merge -o dropped the entry of the table that was there: $(entries "$dir/keep/out.json")"
+grep -q "kept 1 entry of the table that was there" "$dir/keep_o.out" || fail "merge did not say what it kept: $(cat "$dir/keep_o.out")"
+cp "$dir/keep/t16.json" "$dir/keep/dir/host-emulation.json"
+cp "$dir/keep/c16.jsonl" "$dir/keep/dir/host-emulation.cache.jsonl"
+expect 0 keep_dir "$padtune" merge "$dir/keep/c10.jsonl" "$dir/keep/c12.jsonl" --output-dir "$dir/keep/dir"
+# The caches give bucket entries (16's among them); the exact entry of 16 stays beside, as after a tune.
+[ "$(entries "$dir/keep/dir/host-emulation.json")" = "[(2, 3, 10, 2, 1), (2, 3, 12, 2, 1), (2, 3, 16, 2, 1), (2, 3, 16, 2, 1)]" ] ||
+  fail "merge --output-dir dropped an entry of the table that was there: $(entries "$dir/keep/dir/host-emulation.json")"
+n=$(lines "$dir/keep/c10.jsonl") && n=$((n + $(lines "$dir/keep/c12.jsonl") + $(lines "$dir/keep/c16.jsonl")))
+[ "$(lines "$dir/keep/dir/host-emulation.cache.jsonl")" -eq "$n" ] || fail "merge --output-dir dropped lines of the cache that was there"
+cp "$dir/keep/c16.jsonl" "$dir/keep/co.jsonl"
+expect 0 keep_cache "$padtune" merge "$dir/keep/c10.jsonl" -o "$dir/keep/x.json" --cache-output "$dir/keep/co.jsonl"
+[ "$(lines "$dir/keep/co.jsonl")" -eq $(($(lines "$dir/keep/c10.jsonl") + $(lines "$dir/keep/c16.jsonl"))) ] ||
+  fail "merge --cache-output dropped lines of the cache that was there"
+echo "an older table" > "$dir/keep/junk.json"
+expect 0 over_junk "$padtune" merge "$dir/keep/t10.json" -o "$dir/keep/junk.json"
+grep -q '^an older table' "$dir/keep/junk.json.rejected" || fail "what was at -o and does not read was not set aside whole"
 echo "merge: the Slurm template's shards merged; other devices refused or kept apart; bad inputs refused"

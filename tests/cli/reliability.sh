@@ -69,6 +69,19 @@ exec 9>&-  # the lock is let go
 wait "$merger" || { cat "$dir/merge_wait.out"; fail "merge failed after the lock was released"; }
 "$padtune" show "$dir/merged.json" > /dev/null || fail "the merged table does not read back"
 
+# 3b. merge replaces its table under the table's lock: what a tune wrote there meanwhile is kept.
+echo "2 3 10 2 1" > "$dir/one.txt"
+expect 0 exact_tune "$padtune" "${tune[@]}" --sizes "$dir/one.txt" --table "$dir/exact.json" --cache "$dir/exact.cache.jsonl"
+exec 9> "$dir/merged.json.lock" && flock 9  # as a tune replacing merged.json holds it
+"$padtune" merge "$cache" -o "$dir/merged.json" > "$dir/merge_table_wait.out" 2>&1 9>&- &
+merger=$!
+wait_for "$dir/merge_table_wait.out" "merged.json.lock"
+cp "$dir/exact.json" "$dir/merged.json"  # that tune's table
+exec 9>&-
+wait "$merger" || { cat "$dir/merge_table_wait.out"; fail "merge failed after the table's lock was released"; }
+python3 -c "import json, sys; assert any(e.get('exact') and e['shape'] == [2, 3, 10, 2, 1] for e in json.load(open(sys.argv[1]))['entries'])" \
+  "$dir/merged.json" || fail "merge dropped the entry a tune wrote while merge waited for the table's lock"
+
 # 4. Two outputs that are one file are refused, and the file is left as it was.
 echo "a table" > "$dir/same.json"
 expect 2 same_file "$padtune" merge "$cache" -o "$dir/same.json" --cache-output "$dir/same.json"

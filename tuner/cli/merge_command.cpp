@@ -9,6 +9,7 @@
 #include "padtune/store/file_lock.hpp"
 #include "padtune/store/merge.hpp"
 #include "padtune/store/output_file.hpp"
+#include "padtune/store/table_file.hpp"
 #include "commands.hpp"
 #include "padtune/detail/input.hpp"
 
@@ -39,9 +40,9 @@ bool is_cache_file(const fs::path& path) {
   }
 }
 
-/// Cache locks held until the merge is written, each taken once (a second flock of one file by one
+/// Locks held until the merge is written, each taken once (a second flock of one file by one
 /// process would wait for itself): shared for a cache merge only reads (creating no lock file: a
-/// folder the user cannot write is readable), exclusive for one it writes.
+/// folder the user cannot write is readable), exclusive for a cache or table it writes.
 class cache_locks {
  public:
   explicit cache_locks(const std::atomic<bool>* interrupted) : interrupted_(interrupted) {}
@@ -84,6 +85,48 @@ void refuse_replacing_inputs(const std::vector<tuner::merge_input>& inputs, cons
   }
 }
 
+/// Whether the input at `path` is the file `out` (a link and its target are one).
+bool is_file(const fs::path& path, const tuner::output_target& out) {
+  try {
+    return out.same_file(tuner::resolve_output(path));
+  } catch (const tuner::usage_error&) {
+    return false;  // an input that could not be an output is not this one
+  }
+}
+
+bool is_input(const std::vector<tuner::merge_input>& inputs, const tuner::output_target& out) {
+  return std::any_of(inputs.begin(), inputs.end(), [&](const tuner::merge_input& in) { return is_file(in.path, out); });
+}
+
+/// Where each merged device's table and cache go, with every refusal made before anything is written.
+std::vector<output_paths> decide_outputs(const merge_options& o, const tuner::merge_result& merged,
+                                         const std::vector<tuner::merge_input>& inputs,
+                                         const std::optional<tuner::output_target>& table_out,
+                                         const std::optional<tuner::output_target>& cache_out) {
+  std::vector<output_paths> paths;
+  for (const tuner::merged_device& d : merged.devices) {
+    output_paths p;
+    if (table_out) {
+      p.table = *table_out;
+      p.cache = cache_out;
+    } else {
+      const std::string slug = d.table.device.slug();
+      p.table = tuner::resolve_output(fs::path(o.output_dir) / (slug + ".json"));
+      if (d.cache_text) p.cache = tuner::resolve_output(fs::path(o.output_dir) / (slug + ".cache.jsonl"));
+      for (const output_paths& q : paths)
+        if (q.table.same_file(p.table))
+          throw results_error(fmt::format("two device models would both be written to {}: {} and {}", p.table.name(),
+                                          merged.devices.front().table.device.describe(), d.table.device.describe()));
+    }
+    if (p.cache && !d.cache_text)
+      throw results_error(fmt::format("--cache-output {}: no cache among the inputs to merge", p.cache->name()));
+    refuse_replacing_inputs(inputs, p.table, false, o.output_dir.empty() ? "-o" : "table");
+    if (p.cache) refuse_replacing_inputs(inputs, *p.cache, true, o.output_dir.empty() ? "--cache-output" : "cache");
+    paths.push_back(p);
+  }
+  return paths;
+}
+
 int run_merge(const merge_options& o) {
   if (o.output.empty() == o.output_dir.empty()) {
     print_error("padtune merge: give exactly one of -o/--output PATH and --output-dir DIR\n");
@@ -93,8 +136,10 @@ int run_merge(const merge_options& o) {
     print_error("padtune merge: --by-device writes one table per device model: it needs --output-dir DIR\n");
     return exit_usage;
   }
+  const char* table_option = o.output_dir.empty() ? "-o" : "table";
   tuner::merge_result merged;
   std::vector<output_paths> paths;
+  std::vector<std::size_t> kept;  // per output: entries of the table found there that the merge kept
   try {
     // Outputs named on the command line are checked before anything is read.
     std::optional<tuner::output_target> table_out, cache_out;
@@ -103,15 +148,23 @@ int run_merge(const merge_options& o) {
     if (table_out && cache_out) tuner::refuse_same_file(*table_out, "-o", *cache_out, "--cache-output");
     if (cache_out && cache_out->stream)
       throw tuner::usage_error(fmt::format("--cache-output {}: a cache must be a regular file", cache_out->name()));
+    // An output is the user's: a cache already there is merged in as one more input (one of other
+    // measurements is refused as any input is), and a table there keeps what the merge does not
+    // cover (below), as a tune's table does.
+    std::vector<std::string> input_paths = o.inputs;
+    std::error_code ec;
+    if (cache_out && cache_out->exists && fs::file_size(cache_out->target, ec) > 0 && !ec &&
+        std::none_of(o.inputs.begin(), o.inputs.end(), [&](const std::string& in) { return is_file(in, *cache_out); }))
+      input_paths.push_back(cache_out->given.string());
     // Every writer of a cache holds its lock, and merge reads its input caches whole: it holds theirs
     // too, shared, so a tune appending to one finishes first. A cache it also writes (--cache-output
     // onto an input) is locked exclusively from the start; one it only writes, once every refusal
     // is past, so that a refused merge leaves no lock file behind. Taken in one order, so that two
-    // merges cannot wait for each other.
+    // merges cannot wait for each other; the tables' locks come after every cache's, as in tune.
     const std::atomic<bool>* interrupted = catch_interrupts();
     cache_locks locks(interrupted);
     std::map<fs::path, bool> to_lock;  // real path -> also written
-    for (const std::string& in : o.inputs)
+    for (const std::string& in : input_paths)
       if (is_cache_file(in)) to_lock[real_path(in)] = false;
     if (cache_out)
       if (const auto it = to_lock.find(real_path(cache_out->target.string())); it != to_lock.end()) it->second = true;
@@ -119,32 +172,49 @@ int run_merge(const merge_options& o) {
       locks.take(cache, written ? tuner::file_lock::mode::exclusive : tuner::file_lock::mode::shared);
 
     std::vector<tuner::merge_input> inputs;
-    for (const std::string& path : o.inputs) inputs.push_back(tuner::read_merge_input(path));
-    merged = tuner::merge(inputs, o.by_device, command_line());
-    // Every output is decided before any is written: a refusal leaves no file behind.
-    for (const tuner::merged_device& d : merged.devices) {
-      output_paths p;
-      if (table_out) {
-        p.table = *table_out;
-        p.cache = cache_out;
-      } else {
-        const std::string slug = d.table.device.slug();
-        p.table = tuner::resolve_output(fs::path(o.output_dir) / (slug + ".json"));
-        if (d.cache_text) p.cache = tuner::resolve_output(fs::path(o.output_dir) / (slug + ".cache.jsonl"));
-        for (const output_paths& q : paths)
-          if (q.table.same_file(p.table))
-            throw results_error(fmt::format("two device models would both be written to {}: {} and {}",
-                                                   p.table.name(), merged.devices.front().table.device.describe(),
-                                                   d.table.device.describe()));
-      }
-      if (p.cache && !d.cache_text)
-        throw results_error(fmt::format("--cache-output {}: no cache among the inputs to merge", p.cache->name()));
-      refuse_replacing_inputs(inputs, p.table, false, o.output_dir.empty() ? "-o" : "table");
-      if (p.cache) refuse_replacing_inputs(inputs, *p.cache, true, o.output_dir.empty() ? "--cache-output" : "cache");
-      paths.push_back(p);
+    for (const std::string& path : input_paths) inputs.push_back(tuner::read_merge_input(path));
+    // Every output is decided before any is written: a refusal leaves no file behind. A cache
+    // already in --output-dir joins the inputs, under its lock, and the merge is made again.
+    for (;;) {
+      merged = tuner::merge(inputs, o.by_device, command_line());
+      paths = decide_outputs(o, merged, inputs, table_out, cache_out);
+      bool more = false;
+      for (const output_paths& p : paths)
+        if (p.cache && p.cache->exists && fs::file_size(p.cache->target, ec) > 0 && !ec && !is_input(inputs, *p.cache)) {
+          locks.take(real_path(p.cache->target.string()), tuner::file_lock::mode::exclusive);
+          inputs.push_back(tuner::read_merge_input(p.cache->given));
+          more = true;
+        }
+      if (!more) break;
     }
+    // A table of another device model (or a newer schema) where a table goes is refused before any
+    // lock is taken, naming both; then looked at again under the table's lock.
+    for (std::size_t k = 0; k < paths.size(); ++k) tuner::inspect_table(paths[k].table, merged.devices[k].table.device, table_option);
     for (const output_paths& p : paths)  // no refusal is left: the caches written are locked now
       if (p.cache) locks.take(real_path(p.cache->target.string()), tuner::file_lock::mode::exclusive);
+    bool stale = false;  // an input table that is an output, read before its lock was taken
+    for (const output_paths& p : paths) {
+      if (p.table.stream) continue;
+      locks.take(p.table.target, tuner::file_lock::mode::exclusive);
+      for (tuner::merge_input& in : inputs)
+        if (!in.is_cache && is_file(in.path, p.table)) in = tuner::read_merge_input(in.path), stale = true;
+    }
+    if (stale) {
+      merged = tuner::merge(inputs, o.by_device, command_line());
+      if (merged.devices.size() != paths.size())
+        throw results_error("an input table changed while it was merged: run the merge again");
+    }
+    for (std::size_t k = 0; k < paths.size(); ++k) {
+      results_table& t = merged.devices[k].table;
+      const tuner::table_on_disk there = tuner::inspect_table(paths[k].table, t.device, table_option);
+      if (const std::size_t n = tuner::set_aside(there, paths[k].table))
+        print_error("padtune merge: note: {} of {} could not be read: set aside in {}\n",
+                    there.unreadable.empty() ? fmt::format("{} entr{}", n, n == 1 ? "y" : "ies") : std::string("the whole table"),
+                    paths[k].table.name(), tuner::rejected_table_path(paths[k].table).string());
+      const std::size_t made = t.entries.size();
+      tuner::keep_other_entries(there, t);
+      kept.push_back(t.entries.size() - made);
+    }
     for (const std::string& w : merged.warnings) print_error("padtune merge: warning: {}\n", w);
     for (std::size_t k = 0; k < merged.devices.size(); ++k) {
       const tuner::merged_device& d = merged.devices[k];
@@ -158,8 +228,9 @@ int run_merge(const merge_options& o) {
   for (std::size_t k = 0; k < merged.devices.size(); ++k) {
     const tuner::merged_device& d = merged.devices[k];
     if (!paths[k].table.stream) print_table(d.table);
-    print_error("padtune merge: {} inputs of {} -> table {}{}\n", d.sources.size(), d.table.device.name,
-               paths[k].table.name(), paths[k].cache ? ", cache " + paths[k].cache->name() : "");
+    print_error("padtune merge: {} inputs of {} -> table {}{}{}\n", d.sources.size(), d.table.device.name,
+                paths[k].table.name(), paths[k].cache ? ", cache " + paths[k].cache->name() : "",
+                kept[k] ? fmt::format("; kept {} entr{} of the table that was there", kept[k], kept[k] == 1 ? "y" : "ies") : "");
   }
   return exit_ok;
 }
@@ -180,7 +251,9 @@ void add_merge_command(CLI::App& app, int* result) {
       "width) with the same settings; other drivers or runtimes are merged with a warning. Caches are unioned\n"
       "(a key measured twice: the verification failure, else the lower spread) and a table is selected from\n"
       "them as tune selects; per (dtype, shape), the entry whose winner is fastest relative to memcpy is kept.\n"
-      "Merge holds the lock of every cache it reads or writes, so it waits for a tune that holds one.");
+      "Merge holds the lock of every cache it reads or writes and of every table it writes, so it waits for a\n"
+      "tune that holds one. An output already there that is no input keeps what the merge does not cover (a\n"
+      "cache there is merged in); a table of another device model there is refused.");
   cmd->callback([o, result] { *result = run_merge(*o); });
 }
 

@@ -459,24 +459,6 @@ std::vector<std::string> tune_run::unrunnable(const model_run& model) const {
   return out;
 }
 
-/// A run over part of the space (some dtypes, a filter, other sizes) must not drop what the table
-/// already knows (inspect_table refused a table of another device model): a sweep keeps the entries
-/// of (dtype, bucket) pairs it did not cover (one it covered is measured anew, whatever its shapes)
-/// and every exact entry; a --sizes run (exact entries) keeps every sweep entry and the exact entries
-/// of other shapes. What could not be read was set aside by finish().
-void tune_run::keep_other_entries(const table_on_disk& found, results_table& t) const {
-  if (!found.table) return;
-  const std::size_t measured = t.entries.size();  // covered means by this run: not by an old entry kept before
-  for (const table_entry& e : found.table->entries) {
-    const bool covered = std::any_of(t.entries.begin(), t.entries.begin() + std::ptrdiff_t(measured), [&](const table_entry& n) {
-      return e.exact ? same_place(n, e) : !n.exact && n.type == e.type && n.where == e.where;
-    });
-    if (!covered) t.entries.push_back(e);
-  }
-  std::stable_sort(t.entries.begin(), t.entries.end(),
-                   [](const table_entry& a, const table_entry& b) { return entry_order(a) < entry_order(b); });
-}
-
 }  // namespace detail
 
 std::string phases_text(const tune_phases& p) {

@@ -104,7 +104,6 @@ class tune_run {
   /// else their cached timings stand in (a model whose GPU this process does not have).
   void finish(model_run& model, bool retime_here);
   results_table select(model_run& model, bool retime_here);
-  void keep_other_entries(const table_on_disk& found, results_table& t) const;
   /// The model's planned shapes that no candidate ran on to a timing (each with its first failure):
   /// they get no entry, and the table is not complete.
   std::vector<std::string> unrunnable(const model_run& model) const;

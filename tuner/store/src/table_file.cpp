@@ -2,11 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <string_view>
+
 #include "padtune/detail/input.hpp"
 
 namespace padtune::tuner {
 
-table_on_disk inspect_table(const output_target& out, const device_fingerprint& device) {
+table_on_disk inspect_table(const output_target& out, const device_fingerprint& device, const char* option) {
+  const bool merging = std::string_view(option) != "--table";
+  const char* nothing = merging ? "nothing was written" : "nothing was measured or written";
   table_on_disk found;
   if (out.stream) return found;  // a device or FIFO is not read back
   // Looked at now, not when the path was resolved: another run may have written it since (under the
@@ -18,7 +23,7 @@ table_on_disk inspect_table(const output_target& out, const device_fingerprint& 
   try {
     found.table = parse_table_keeping_good(text, name, found.rejected);
   } catch (const newer_schema_error& e) {
-    throw results_error(fmt::format("--table {}; nothing was measured or written", e.what()));
+    throw results_error(fmt::format("{} {}; {}", option, e.what(), nothing));
   } catch (const results_error& e) {
     found.unreadable = e.what();
     found.unreadable_text = text;
@@ -27,9 +32,10 @@ table_on_disk inspect_table(const output_target& out, const device_fingerprint& 
   }
   const device_fingerprint& theirs = found.table->device;
   if (!theirs.same_model(device))
-    throw results_error(fmt::format("--table {} is a table of {}; this run measures {}: it would replace that table's {} "
-                                    "entries, so it is refused. Nothing was measured or written: move the file away or pass "
-                                    "another --table", name, theirs.describe(), device.describe(), found.table->entries.size()));
+    throw results_error(fmt::format("{} {} is a table of {}; this {} {}: it would replace that table's {} entries, so it is "
+                                    "refused. N{}: move the file away or pass another {}", option, name, theirs.describe(),
+                                    merging ? "merge writes" : "run measures", device.describe(), found.table->entries.size(),
+                                    nothing + 1, std::string_view(option) == "table" ? "--output-dir" : option));
   return found;
 }
 
@@ -53,6 +59,19 @@ std::size_t set_aside(const table_on_disk& found, const output_target& out) {
   }
   write_output(aside_path, aside);
   return found.unreadable.empty() ? found.rejected.size() : 1;
+}
+
+void keep_other_entries(const table_on_disk& found, results_table& t) {
+  if (!found.table) return;
+  const std::size_t made = t.entries.size();  // covered means by the new table: not by an old entry kept before
+  for (const table_entry& e : found.table->entries) {
+    const bool covered = std::any_of(t.entries.begin(), t.entries.begin() + std::ptrdiff_t(made), [&](const table_entry& n) {
+      return e.exact ? same_place(n, e) : !n.exact && n.type == e.type && n.where == e.where;
+    });
+    if (!covered) t.entries.push_back(e);
+  }
+  std::stable_sort(t.entries.begin(), t.entries.end(),
+                   [](const table_entry& a, const table_entry& b) { return entry_order(a) < entry_order(b); });
 }
 
 }  // namespace padtune::tuner

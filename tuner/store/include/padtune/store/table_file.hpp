@@ -26,7 +26,8 @@ struct table_on_disk {
 /// Reads the table at `out` (nothing for a stream or a path that does not exist). Throws
 /// results_error if it must not be replaced by a table of `device`: a newer schema, another device
 /// model (a different driver or runtime included, as for caches); io_error if it cannot be read.
-table_on_disk inspect_table(const output_target& out, const device_fingerprint& device);
+/// `option` names the path in refusals: "--table" (tune), "-o" or "table" (merge, -o or --output-dir).
+table_on_disk inspect_table(const output_target& out, const device_fingerprint& device, const char* option = "--table");
 
 /// TABLE.rejected beside the table's real path.
 std::filesystem::path rejected_table_path(const output_target& out);
@@ -34,5 +35,10 @@ std::filesystem::path rejected_table_path(const output_target& out);
 /// Appends what `found` could not read to rejected_table_path(out), each piece with why, and
 /// returns how many pieces (the whole file counts one).
 std::size_t set_aside(const table_on_disk& found, const output_target& out);
+
+/// Adds to `t` the entries of `found` that `t` does not cover, in entry order: a bucket entry is
+/// covered by any bucket entry of its (dtype, bucket), an exact entry by one of its place. A table
+/// made over part of the space (some dtypes, other sizes, a merge of a few shards) keeps the rest.
+void keep_other_entries(const table_on_disk& found, results_table& t);
 
 }  // namespace padtune::tuner
