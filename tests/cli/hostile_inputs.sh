@@ -238,4 +238,24 @@ says table_lock_fifo "t.json.lock (the table's lock): a lock must be a regular f
 expect 2 cache_on_table_lock "$padtune" "${tune[@]}" --table "$dir/tlock/u.json" --cache "$dir/tlock/u.json.lock"
 says cache_on_table_lock "the table's lock"
 
+# An output on standard output keeps it to itself (probe A59, A60): the readable report goes to
+# standard error. For /dev/stdout, a descriptor of the same file, and a cache appended to in place.
+json_ok() { python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$1" || fail "$1 is not JSON: $(head -c 300 "$1")"; }
+mkdir -p "$dir/out"
+"$padtune" "${tune[@]}" --sizes "$dir/mine.txt" --table /dev/stdout --cache "$dir/out/c.jsonl" > "$dir/out/t.json" 2> "$dir/out/t.err" ||
+  fail "tune --table /dev/stdout failed: $(cat "$dir/out/t.err")"
+json_ok "$dir/out/t.json"
+grep -q "entries; 'x copy'" "$dir/out/t.err" || fail "tune --table /dev/stdout: no readable table on standard error"
+"$padtune" "${tune[@]}" --sizes "$dir/mine.txt" --table "$dir/out/u.json" --cache "$dir/out/c.jsonl" --json --summary /dev/stdout \
+  > "$dir/out/s.json" 2> /dev/null || fail "tune --summary /dev/stdout failed"
+json_ok "$dir/out/s.json"
+"$padtune" "${tune[@]}" --sizes "$dir/other.txt" --table "$dir/out/u.json" --cache "$dir/out/c.jsonl" >> "$dir/out/c.jsonl" 2> /dev/null ||
+  fail "tune >> its own cache failed"
+python3 -c "import json, sys; [json.loads(l) for l in open(sys.argv[1])]" "$dir/out/c.jsonl" || fail "tune's report went into its cache"
+"$padtune" merge "$dir/out/u.json" -o /dev/fd/3 > "$dir/out/m.json" 3>&1 2> "$dir/out/m.err" || fail "merge -o /dev/fd/3 failed"
+json_ok "$dir/out/m.json"
+grep -q "entries; 'x copy'" "$dir/out/m.err" || fail "merge -o /dev/fd/3: no readable table on standard error"
+"$padtune" run --backend host --shape 2,4,8,2,3 --dtype f32 --dx /dev/fd/3 > "$dir/out/dx.bin" 3>&1 2> /dev/null || fail "run --dx /dev/fd/3 failed"
+[ "$(stat -c %s "$dir/out/dx.bin")" -eq 256 ] || fail "run --dx /dev/fd/3 > dx.bin: $(stat -c %s "$dir/out/dx.bin") bytes, want 256"
+
 echo "hostile inputs: foreign, newer and broken tables; non-UTF-8 and control bytes; an unread FIFO; read-only merge; size limits; budget 0; regex bombs; unrunnable shapes; outputs that are each other; two runs on one folder; deep nesting; control bytes on stdout; huge timeouts; /dev/full; a dtype named twice"

@@ -104,6 +104,16 @@ TEST_F(OutputFile, StandardOutputIsItsOwnDescriptor) {
   EXPECT_TRUE(t.stream);
   EXPECT_EQ(t.descriptor, 1);
   EXPECT_TRUE(t.same_file(resolve_output("/proc/self/fd/1")));
+  EXPECT_TRUE(is_standard_output(t));
+  EXPECT_TRUE(is_standard_output(resolve_output("/proc/self/fd/1")));
+  // Another descriptor of the same file, and a file that stdout is not: known by device and inode.
+  const int copy = ::dup(1);
+  ASSERT_GE(copy, 0);
+  EXPECT_TRUE(is_standard_output(resolve_output("/dev/fd/" + std::to_string(copy))));
+  ::close(copy);
+  std::ofstream(dir / "f") << "x";
+  EXPECT_FALSE(is_standard_output(resolve_output(dir / "f")));
+  EXPECT_FALSE(is_standard_output(resolve_output(dir / "new")));
 }
 
 TEST_F(OutputFile, AFifoIsWrittenInPlaceOnceItsReaderComesAndItsWaitCanBeInterrupted) {

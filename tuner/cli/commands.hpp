@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <cstdio>
 #include <exception>
 
 namespace padtune {
@@ -43,7 +44,7 @@ const std::string& command_line();
 
 /// Prints a results table as a readable table (show, and the end of tune and merge); what came from
 /// the file goes through safe_text.
-void print_table(const results_table& t);
+void print_table(const results_table& t, std::FILE* to = stdout);
 
 /// JSON for standard output: indented, ASCII only (\uXXXX escapes), so that no text from a file can
 /// drive a terminal (a C1 control is not escaped in UTF-8 JSON).

@@ -471,7 +471,7 @@ int run_run(const run_options& o) {
   }
 
   // dx written to standard output keeps it to itself: the report goes to standard error then.
-  std::FILE* report = dx_out && dx_out->descriptor == 1 ? stderr : stdout;
+  std::FILE* report = dx_out && tuner::is_standard_output(*dx_out) ? stderr : stdout;
   const std::string line = fmt::format(
       "padtune run: {} ({}) on {}, {}{}, {} run{}{}, {:.1f} us wall time per run ({})\n", ran.id, how, name_of(b), s.text(),
       o.value ? fmt::format(", fill {} (bits {:#x})", *o.value, fill) : "", o.n, o.n == 1 ? "" : "s", timer ? ", L2 flushed before each" : "", seconds * 1e6 / o.n,

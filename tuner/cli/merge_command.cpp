@@ -225,9 +225,13 @@ int run_merge(const merge_options& o) {
     print_error("padtune merge: {}\n", e.what());
     return exit_code_of(e);
   }
+  // An output on standard output keeps it to itself: the report goes to standard error then.
+  std::FILE* report = stdout;
+  for (const output_paths& p : paths)
+    if (tuner::is_standard_output(p.table) || (p.cache && tuner::is_standard_output(*p.cache))) report = stderr;
   for (std::size_t k = 0; k < merged.devices.size(); ++k) {
     const tuner::merged_device& d = merged.devices[k];
-    if (!paths[k].table.stream) print_table(d.table);
+    print_table(d.table, report);
     print_error("padtune merge: {} inputs of {} -> table {}{}{}\n", d.sources.size(), d.table.device.name,
                 paths[k].table.name(), paths[k].cache ? ", cache " + paths[k].cache->name() : "",
                 kept[k] ? fmt::format("; kept {} entr{} of the table that was there", kept[k], kept[k] == 1 ? "y" : "ies") : "");

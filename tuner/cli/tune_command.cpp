@@ -243,10 +243,21 @@ int run_tune_command(const search_options& s, const std::string& command) {
                tuner::phases_text(r.phases));
     return r.interrupted ? exit_interrupted : exit_ok;
   }
+  // An output on standard output keeps it to itself: the report goes to standard error then.
+  std::FILE* report = summary && tuner::is_standard_output(*summary) ? stderr : stdout;
+  std::vector<std::filesystem::path> outputs = r.other_tables;
+  outputs.insert(outputs.end(), {r.table_path, r.cache_path});
+  for (const auto& path : outputs) {
+    try {
+      if (tuner::is_standard_output(tuner::resolve_output(path))) report = stderr;
+    } catch (const std::exception&) {
+      // written moments ago: a path that no longer resolves is no standard output
+    }
+  }
   if (s.json) {
-    fmt::print("{}\n", json_text(padtune::to_json(r.table)));
+    fmt::print(report, "{}\n", json_text(padtune::to_json(r.table)));
   } else {
-    print_table(r.table);
+    print_table(r.table, report);
   }
   print_error("padtune tune: {} measured, {} from the cache, {} failed, {} pruned in {:.1f} s; table {}, cache {}\n",
              r.measured, r.from_cache, r.failed, r.pruned, r.seconds, r.table_path.string(), r.cache_path.string());

@@ -199,6 +199,14 @@ void write_output(const output_target& out, std::string_view bytes, const std::a
 
 void write_output(const fs::path& path, std::string_view bytes) { write_output(resolve_output(path), bytes); }
 
+bool is_standard_output(const output_target& out) {
+  if (out.descriptor == STDOUT_FILENO) return true;
+  struct stat one {}, it {};
+  if (::fstat(STDOUT_FILENO, &one) != 0) return false;
+  if (out.descriptor >= 0) return ::fstat(out.descriptor, &it) == 0 && it.st_dev == one.st_dev && it.st_ino == one.st_ino;
+  return out.exists && out.device == one.st_dev && out.inode == one.st_ino;
+}
+
 void refuse_same_file(const output_target& a, const char* a_what, const output_target& b, const char* b_what) {
   if (a.same_file(b))
     throw usage_error(fmt::format("{} {} and {} {} are one file: one output would replace the other", a_what, a.name(),

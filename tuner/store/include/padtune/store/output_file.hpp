@@ -51,6 +51,11 @@ void write_output(const std::filesystem::path& path, std::string_view bytes);
 /// Writes a results table to `path` by the rule above.
 inline void write_table(const results_table& t, const std::filesystem::path& path) { write_output(path, table_text(t)); }
 
+/// Whether the output is this process's standard output: /dev/stdout, /proc/self/fd/1, or any path
+/// or descriptor of the file descriptor 1 is open on (the same device and inode). A command that
+/// writes an output there prints its readable report on standard error instead.
+bool is_standard_output(const output_target& out);
+
 /// Throws usage_error if two of the outputs are one file: `what` names each ("--table").
 void refuse_same_file(const output_target& a, const char* a_what, const output_target& b, const char* b_what);
 
