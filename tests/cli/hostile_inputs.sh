@@ -258,4 +258,19 @@ grep -q "entries; 'x copy'" "$dir/out/m.err" || fail "merge -o /dev/fd/3: no rea
 "$padtune" run --backend host --shape 2,4,8,2,3 --dtype f32 --dx /dev/fd/3 > "$dir/out/dx.bin" 3>&1 2> /dev/null || fail "run --dx /dev/fd/3 failed"
 [ "$(stat -c %s "$dir/out/dx.bin")" -eq 256 ] || fail "run --dx /dev/fd/3 > dx.bin: $(stat -c %s "$dir/out/dx.bin") bytes, want 256"
 
+# A cache with the H200 cache's header and lines after its own (two caches joined, probe A61) is
+# refused naming both devices (exit 3), by tune and merge alike, and left as it was.
+mkdir -p "$dir/joined"
+"$padtune" "${tune[@]}" --sizes "$dir/mine.txt" --table "$dir/joined/t.json" --cache "$dir/joined/c.jsonl" > /dev/null 2>&1 ||
+  fail "the tune before the join failed"
+{ head -n 1 "$source/results/nvidia-h200.cache.jsonl"; grep -m 3 '"dtype":"f32"' "$source/results/nvidia-h200.cache.jsonl"; } >> "$dir/joined/c.jsonl"
+cp "$dir/joined/c.jsonl" "$dir/joined/before"
+expect 3 joined_tune "$padtune" "${tune[@]}" --sizes "$dir/mine.txt" --table "$dir/joined/t.json" --cache "$dir/joined/c.jsonl"
+says joined_tune "a second cache header (two caches joined): measured on NVIDIA H200"
+says joined_tune "in a cache of host emulation"
+unchanged "$dir/joined/before" "$dir/joined/c.jsonl"
+[ ! -e "$dir/joined/c.jsonl.rejected" ] || fail "the joined cache's second header was set aside as a corrupt line"
+expect 3 joined_merge "$padtune" merge "$dir/joined/c.jsonl" -o "$dir/joined/m.json"
+says joined_merge "measured on NVIDIA H200"
+
 echo "hostile inputs: foreign, newer and broken tables; non-UTF-8 and control bytes; an unread FIFO; read-only merge; size limits; budget 0; regex bombs; unrunnable shapes; outputs that are each other; two runs on one folder; deep nesting; control bytes on stdout; huge timeouts; /dev/full; a dtype named twice"

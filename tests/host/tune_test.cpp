@@ -114,6 +114,45 @@ TEST(Tune, AForeignCacheIsRefused) {
   refused_with("not json", "not a padtune cache header");
 }
 
+// Two caches joined into one file (probe A61: a host cache with an H200 cache after it): the second
+// header is no corrupt line to set aside, with the other device's measurements adopted after it.
+TEST(Tune, ACacheWithASecondHeaderOfAnotherDeviceIsRefused) {
+  const auto dir = fresh_tune_dir("second_header");
+  const tune_options o = quick_options(dir);
+  const tune_report first = run_tune(o, nullptr);
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(first.cache_path);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+  }
+  std::string foreign = lines[0];
+  const std::string name = "\"name\":\"host emulation";
+  ASSERT_NE(foreign.find(name), std::string::npos) << foreign;
+  foreign.replace(foreign.find(name), name.size(), "\"name\":\"NVIDIA H200 (joined");
+  auto write = [&](const std::string& second_header) {
+    std::ofstream out(first.cache_path, std::ios::trunc);
+    out << lines[0] << "\n" << lines[1] << "\n" << second_header << "\n";
+    for (std::size_t i = 2; i < lines.size(); ++i) out << lines[i] << "\n";
+  };
+  write(foreign);
+  const std::string joined = read_input_file(first.cache_path);
+  try {
+    run_tune(o, nullptr);
+    ADD_FAILURE() << "a cache with a second header of another device was used";
+  } catch (const results_error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(first.cache_path.string() + ":3"), std::string::npos) << what;
+    EXPECT_NE(what.find("NVIDIA H200 (joined"), std::string::npos) << what;
+    EXPECT_NE(what.find("host emulation"), std::string::npos) << what;
+  }
+  EXPECT_EQ(read_input_file(first.cache_path), joined);  // nothing written, nothing set aside
+  EXPECT_FALSE(std::filesystem::exists(first.cache_path.string() + ".rejected"));
+  write(lines[0]);  // the same device's header again: two caches of this device, used as one
+  const tune_report again = run_tune(o, nullptr);
+  EXPECT_EQ(again.measured, 0u);
+  EXPECT_FALSE(std::filesystem::exists(first.cache_path.string() + ".rejected"));
+}
+
 TEST(Tune, ACacheThatPredatesTheKernelHashIsUsed) {
   const auto dir = fresh_tune_dir("legacy");
   const tune_options o = quick_options(dir);

@@ -70,6 +70,50 @@ measurement measurement_from_json(const json& j, const std::string& where) {
   return m;
 }
 
+namespace {
+
+/// Fills f's header fields from a header; throws results_error naming the file.
+void read_header(const json& header, const std::string& name, cache_file& f) {
+  const json& version_field = header.contains("harness_version") ? header["harness_version"] : json("?");
+  const std::string version = version_field.is_string() ? version_field.get<std::string>() : version_field.dump();
+  if (header["padtune_cache"] != results_schema_version || version != harness_version)
+    throw results_error(fmt::format("{}: made by padtune {} (cache schema {}), this is padtune {} (schema {}): measurements "
+                                    "from other software are not mixed in; move the file away or pass another --cache",
+                                    name, printable(version), printable(header["padtune_cache"].dump()), harness_version,
+                                    results_schema_version));
+  if (const auto k = header.find("kernel_sources"); k != header.end()) {
+    if (!k->is_string()) throw results_error(fmt::format("{}: header field 'kernel_sources' must be a string", name));
+    f.kernel_sources = k->get<std::string>();
+  }
+  if (!header.contains("device")) throw results_error(fmt::format("{}: header field 'device' is missing", name));
+  f.device = fingerprint_from_json(header.at("device"), name + ": header.device");
+  f.settings = header.value("settings", json::object());
+}
+
+bool is_header(const json& j) { return j.is_object() && j.contains("padtune_cache"); }
+
+/// A header after the first: two caches joined into one file. Their measurements are one cache's
+/// only where both headers say the same (device model, padtune, kernel sources, settings); anything
+/// else is refused, naming both, as a cache of another device is: never set aside as one corrupt
+/// line with the other device's measurements taken in after it.
+void check_second_header(const json& header, const std::string& where, const cache_file& first) {
+  cache_file second;
+  try {
+    read_header(header, where, second);
+  } catch (const results_error& e) {
+    throw results_error(fmt::format("{}: a second cache header (two caches joined) that does not read: {}; measurements of "
+                                    "another cache are not mixed in: split the file, or move it away", where, e.what()));
+  }
+  if (!second.device.same_model(first.device) || second.kernel_sources != first.kernel_sources || second.settings != first.settings)
+    throw results_error(fmt::format("{}: a second cache header (two caches joined): measured on {}{}, in a cache of {}; "
+                                    "measurements of another device or other settings are not mixed in: split the file, or "
+                                    "move it away", where, second.device.describe(),
+                                    second.device.same_model(first.device) ? " with other settings or kernel sources" : "",
+                                    first.device.describe()));
+}
+
+}  // namespace
+
 cache_file parse_cache(const std::string& text, const std::string& name) {
   std::vector<std::string> lines;
   for (std::size_t at = 0; at < text.size();) {
@@ -85,27 +129,25 @@ cache_file parse_cache(const std::string& text, const std::string& name) {
   } catch (const results_error&) {
     throw results_error(fmt::format("{}: line 1 is not a padtune cache header; move the file away", name));
   }
-  if (!header.is_object() || !header.contains("padtune_cache"))
-    throw results_error(fmt::format("{}: not a padtune measurement cache; move the file away", name));
-  const json& version_field = header.contains("harness_version") ? header["harness_version"] : json("?");
-  const std::string version = version_field.is_string() ? version_field.get<std::string>() : version_field.dump();
-  if (header["padtune_cache"] != results_schema_version || version != harness_version)
-    throw results_error(fmt::format("{}: made by padtune {} (cache schema {}), this is padtune {} (schema {}): measurements "
-                                    "from other software are not mixed in; move the file away or pass another --cache",
-                                    name, printable(version), printable(header["padtune_cache"].dump()), harness_version,
-                                    results_schema_version));
-  if (const auto k = header.find("kernel_sources"); k != header.end()) {
-    if (!k->is_string()) throw results_error(fmt::format("{}: header field 'kernel_sources' must be a string", name));
-    f.kernel_sources = k->get<std::string>();
-  }
-  if (!header.contains("device")) throw results_error(fmt::format("{}: header field 'device' is missing", name));
-  f.device = fingerprint_from_json(header.at("device"), name + ": header.device");
-  f.settings = header.value("settings", json::object());
+  if (!is_header(header)) throw results_error(fmt::format("{}: not a padtune measurement cache; move the file away", name));
+  read_header(header, name, f);
   for (std::size_t i = 1; i < lines.size(); ++i) {
     if (lines[i].empty()) continue;
+    const std::string where = fmt::format("{}:{}", name, i + 1);
+    json line;
+    std::string unreadable;
     try {
-      const std::string where = fmt::format("{}:{}", name, i + 1);
-      f.records.push_back(measurement_from_json(parse_json(lines[i], where), where));
+      line = parse_json(lines[i], where);
+    } catch (const std::exception& e) {
+      unreadable = e.what();
+    }
+    if (unreadable.empty() && is_header(line)) {
+      check_second_header(line, where, f);
+      continue;
+    }
+    try {
+      if (!unreadable.empty()) throw results_error(unreadable);
+      f.records.push_back(measurement_from_json(line, where));
     } catch (const std::exception& e) {
       // A last line without its newline is a kill mid-write: redone. One that ends whole is corrupt
       // like any other, and set aside.

@@ -87,8 +87,9 @@ struct cache_file {
 };
 
 /// Parses a cache's text; `name` names the file in errors. Throws results_error (naming the file)
-/// for text that is not a padtune cache or one made by another padtune version; a corrupt
-/// measurement line is listed in `rejected`. Pre: text is not empty.
+/// for text that is not a padtune cache or one made by another padtune version, and for a second
+/// header (two caches joined) unless it says what the first does (device model, kernel sources,
+/// settings); a corrupt measurement line is listed in `rejected`. Pre: text is not empty.
 cache_file parse_cache(const std::string& text, const std::string& name);
 /// Reads a cache without opening it for writing. Throws results_error on a missing or empty file
 /// and as parse_cache does, io_error if it cannot be read.
