@@ -23,7 +23,8 @@ def write_output(path, data):
     target = os.path.realpath(path)
     folder = os.path.dirname(target)
     os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(target)}.tmp.")
+    # A prefix of its own, not the target's name: a name that fits NAME_MAX gets a temporary one that fits.
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".padtune.tmp.")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

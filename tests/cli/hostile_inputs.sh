@@ -273,4 +273,22 @@ unchanged "$dir/joined/before" "$dir/joined/c.jsonl"
 expect 3 joined_merge "$padtune" merge "$dir/joined/c.jsonl" -o "$dir/joined/m.json"
 says joined_merge "measured on NVIDIA H200"
 
+# Long names (probe A51, A52): a name that fits is written, its temporary name being the folder's own
+# (.padtune.tmp.PID.N); one whose lock or set-aside file would not fit is refused before any work,
+# naming the output and the limit.
+mkdir -p "$dir/long"
+t245=$dir/long/$(printf 't%.0s' {1..240}).json
+expect 0 long_table "$padtune" "${tune[@]}" --sizes "$dir/mine.txt" --table "$t245" --cache "$dir/long/c.jsonl"
+"$padtune" show "$t245" > /dev/null || fail "the table of a 245-byte name does not read back"
+d254=$dir/long/$(printf 'd%.0s' {1..250}).bin
+expect 0 long_dx "$padtune" run --backend host --shape 1,1,4,1,1 --dtype f32 --dx "$d254"
+[ "$(stat -c %s "$d254")" -eq 16 ] || fail "run --dx of a 254-byte name did not write dx"
+t252=$dir/long/$(printf 'u%.0s' {1..247}).json
+expect 2 long_lock "$padtune" "${tune[@]}" --sizes "$dir/mine.txt" --table "$t252" --cache "$dir/long/c2.jsonl"
+says long_lock "the table's set-aside entries"
+says long_lock "longer than the 255 bytes (NAME_MAX) of its folder"
+[ ! -e "$dir/long/c2.jsonl" ] || fail "a tune whose table's set-aside file cannot be named measured first"
+expect 2 long_merge "$padtune" merge "$dir/long/c.jsonl" -o "$t252"
+says long_merge "the table's lock"
+
 echo "hostile inputs: foreign, newer and broken tables; non-UTF-8 and control bytes; an unread FIFO; read-only merge; size limits; budget 0; regex bombs; unrunnable shapes; outputs that are each other; two runs on one folder; deep nesting; control bytes on stdout; huge timeouts; /dev/full; a dtype named twice"

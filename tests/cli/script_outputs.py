@@ -1,6 +1,6 @@
 """scripts/output_file.py, the scripts' side of the output rule: a link's target is replaced and the
-link kept, a device is written in place, a folder is refused, a file keeps its mode, and a failed
-replace leaves the old file and no temporary file.
+link kept, a device is written in place, a folder is refused, a file keeps its mode, a failed
+replace leaves the old file and no temporary file, and a name of NAME_MAX bytes is written.
 Usage: script_outputs.py SCRIPTS_DIR SCRATCH_DIR"""
 import os
 import shutil
@@ -44,4 +44,7 @@ assert open(table).read() == "old", "a failed write changed the old file"
 assert sorted(os.listdir(d)) == ["link.md", "real", "t.json"], os.listdir(d)
 output_file.write_output(table, "new")
 assert stat.S_IMODE(os.stat(table).st_mode) == 0o640 and open(table).read() == "new"
+longest = os.path.join(d, "real", "t" * os.pathconf(d, "PC_NAME_MAX"))  # its temporary name fits too
+output_file.write_output(longest, "longest")
+assert open(longest).read() == "longest" and len(os.listdir(os.path.join(d, "real"))) == 2, os.listdir(os.path.join(d, "real"))
 print("scripts/output_file.py: links followed, devices in place, folders refused, modes kept, failures clean")

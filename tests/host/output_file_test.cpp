@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <climits>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -97,6 +98,29 @@ TEST_F(OutputFile, ACharacterDeviceIsWrittenInPlace) {
     EXPECT_NE(std::string(e.what()).find("/dev/full: cannot be written: No space left on device"), std::string::npos) << e.what();
   }
   EXPECT_TRUE(fs::is_character_file("/dev/full"));
+}
+
+// Probe A51, A52: a name that fits was refused only at the rename, after the work, because the
+// temporary name (the name with a prefix and suffix) did not fit NAME_MAX; and a short name in a
+// folder near PATH_MAX, where a longer temporary name would not fit.
+TEST_F(OutputFile, AnyNameThatFitsIsWrittenThoughItsTemporaryNameWouldNot) {
+  const long name_max = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+  ASSERT_GT(name_max, 32);
+  const fs::path longest = dir / std::string(std::size_t(name_max), 't');
+  write_output(longest, "first");
+  write_output(longest, "second");
+  EXPECT_EQ(contents(longest), "second");
+  // A 10-byte name in a folder of PATH_MAX - 12 bytes: the longest path, its NUL included.
+  const std::size_t folder_length = PATH_MAX - 12;
+  fs::path deep = dir;
+  while (deep.string().size() + 200 < folder_length) deep /= std::string(199, 'd');
+  deep /= std::string(folder_length - deep.string().size() - 1, 'e');
+  fs::create_directories(deep);
+  const fs::path near = deep / "near.jsonl";
+  ASSERT_EQ(near.string().size(), std::size_t(PATH_MAX - 1));
+  write_output(near, "near");
+  EXPECT_EQ(contents(near), "near");
+  EXPECT_EQ(names_in(dir).size(), 2u);  // no temporary file left beside them
 }
 
 TEST_F(OutputFile, StandardOutputIsItsOwnDescriptor) {

@@ -148,6 +148,18 @@ int run_merge(const merge_options& o) {
     if (table_out && cache_out) tuner::refuse_same_file(*table_out, "-o", *cache_out, "--cache-output");
     if (cache_out && cache_out->stream)
       throw tuner::usage_error(fmt::format("--cache-output {}: a cache must be a regular file", cache_out->name()));
+    // The files named after the table (its lock, what is set aside) are checked now too.
+    if (table_out && !table_out->stream) {
+      const std::pair<fs::path, const char*> beside[] = {{tuner::lock_path_of(table_out->target), "lock"},
+                                                         {tuner::rejected_table_path(*table_out), "set-aside entries"}};
+      for (const auto& [path, what] : beside) {
+        try {
+          tuner::resolve_output(path);
+        } catch (const tuner::usage_error& e) {
+          throw tuner::usage_error(fmt::format("-o {}: the table's {}: {}", table_out->name(), what, e.what()));
+        }
+      }
+    }
     // An output is the user's: a cache already there is merged in as one more input (one of other
     // measurements is refused as any input is), and a table there keeps what the merge does not
     // cover (below), as a tune's table does.

@@ -128,11 +128,19 @@ void tune_run::open_model(model_run& model) {
 /// runs append at once, and a rewrite (lines set aside) would split the names.
 void tune_run::refuse_other_outputs(const model_run& model) const {
   std::vector<std::pair<output_target, std::string>> others;
-  others.emplace_back(resolve_output(model.cache_file.target.string() + ".rejected"), "the cache's set-aside lines");
-  others.emplace_back(resolve_output(lock_path_of(model.cache_file.target)), "the cache's lock");
+  // A file beside the table or cache, named after it: one that cannot be (a name too long) names both.
+  const auto beside = [&](const output_target& of, const char* option, const std::filesystem::path& p, const char* what) {
+    try {
+      others.emplace_back(resolve_output(p), what);
+    } catch (const usage_error& e) {
+      throw usage_error(fmt::format("{} {}: {}: {}", option, of.name(), what, e.what()));
+    }
+  };
+  beside(model.cache_file, "--cache", model.cache_file.target.string() + ".rejected", "the cache's set-aside lines");
+  beside(model.cache_file, "--cache", lock_path_of(model.cache_file.target), "the cache's lock");
   if (!model.table.stream) {
-    others.emplace_back(resolve_output(rejected_table_path(model.table)), "the table's set-aside entries");
-    others.emplace_back(resolve_output(lock_path_of(model.table.target)), "the table's lock");
+    beside(model.table, "--table", rejected_table_path(model.table), "the table's set-aside entries");
+    beside(model.table, "--table", lock_path_of(model.table.target), "the table's lock");
   }
   // The set-aside files are read back and appended to: regular files within the input limit, checked
   // now, not after the sweep.

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <charconv>
 #include <chrono>
 #include <csignal>
@@ -56,6 +57,18 @@ void check_folder_writable(const output_target& out, fs::path folder) {
     if (!folder.has_parent_path() || folder.parent_path() == folder) return;
     folder = folder.parent_path();
   }
+}
+
+/// Why `p` (ENAMETOOLONG) cannot be an output: its name past its folder's NAME_MAX, or its path
+/// past PATH_MAX.
+std::string too_long(const output_target& out, const fs::path& p) {
+  const std::size_t name = p.filename().string().size(), path = p.string().size();
+  const long name_max = ::pathconf(p.parent_path().c_str(), _PC_NAME_MAX);
+  if (name_max > 0 && name > std::size_t(name_max))
+    return fmt::format("{}: cannot be written: its name is {} bytes, longer than the {} bytes (NAME_MAX) of its folder {}",
+                       out.name(), name, name_max, p.parent_path().string());
+  return fmt::format("{}: cannot be written: its path is {} bytes, longer than the {} bytes (PATH_MAX) a path may have", out.name(),
+                     path, PATH_MAX - 1);
 }
 
 bool write_all(int fd, std::string_view bytes, int* error) {
@@ -110,28 +123,36 @@ void replace_atomically(const output_target& out, std::string_view bytes) {
   std::error_code ec;
   fs::create_directories(folder, ec);
   if (ec) throw io_error(fmt::format("{}: its folder {} cannot be made: {}", out.name(), folder.string(), ec.message()));
+  // Named in the folder, whatever the target's name: every name that fits NAME_MAX gets a
+  // temporary one that fits too, and no path longer than the target's is used (PATH_MAX).
+  const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) throw io_error(fmt::format("{}: its folder {} cannot be opened: {}", out.name(), folder.string(), os_error(errno)));
   static std::atomic<unsigned> serial{0};
-  const fs::path tmp = folder / fmt::format(".{}.tmp.{}.{}", out.target.filename().string(), ::getpid(), serial++);
+  const std::string tmp = fmt::format(".padtune.tmp.{}.{}", ::getpid(), serial++);
+  const std::string name = out.target.filename().string();
   // The new file keeps the old one's permissions; a new one gets the umask's, as any created file.
   struct stat old {};
-  const bool had = ::stat(out.target.c_str(), &old) == 0 && S_ISREG(old.st_mode);
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-  if (fd < 0) throw io_error(fmt::format("{}: cannot be written: {}: {}", out.name(), tmp.string(), os_error(errno)));
+  const bool had = ::fstatat(dir, name.c_str(), &old, 0) == 0 && S_ISREG(old.st_mode);
+  const int fd = ::openat(dir, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    const int e = errno;
+    ::close(dir);
+    throw io_error(fmt::format("{}: cannot be written: {}: {}", out.name(), (folder / tmp).string(), os_error(e)));
+  }
   int error = 0;
   bool ok = write_all(fd, bytes, &error);
   if (ok && had && ::fchmod(fd, old.st_mode & 07777) != 0) ok = false, error = errno;
   if (ok && ::fsync(fd) != 0) ok = false, error = errno;
   if (::close(fd) != 0 && ok) ok = false, error = errno;
-  if (ok && ::rename(tmp.c_str(), out.target.c_str()) != 0) ok = false, error = errno;
+  if (ok && ::renameat(dir, tmp.c_str(), dir, name.c_str()) != 0) ok = false, error = errno;
   if (!ok) {
-    ::unlink(tmp.c_str());
+    ::unlinkat(dir, tmp.c_str(), 0);
+    ::close(dir);
     throw io_error(fmt::format("{}: cannot be written: {}", out.name(), os_error(error)));
   }
   // The rename itself survives a crash once the folder is flushed; a failure here loses nothing.
-  if (const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
-  }
+  ::fsync(dir);
+  ::close(dir);
 }
 
 }  // namespace
@@ -167,6 +188,7 @@ output_target resolve_output(const fs::path& path) {
     out.target = p;
     struct stat st {};
     if (::lstat(p.c_str(), &st) != 0) {
+      if (errno == ENAMETOOLONG) throw usage_error(too_long(out, p));
       if (errno != ENOENT && errno != ENOTDIR) throw usage_error(fmt::format("{}: cannot be checked: {}", out.name(), os_error(errno)));
       check_folder_writable(out, p.parent_path());
       return out;  // a new file
