@@ -75,6 +75,10 @@ says control_bytes 'x\x1b]0;pwned\x07.txt'
 expect 0 control_env env PADTUNE_RESULTS="$evil" "$padtune" explain --backend host --shape 2,3,13,2,1 --dtype f32
 says control_env 'x\x1b]0;pwned\x07.txt'
 ! grep -q $'\033' "$dir/control_env.out" || fail "an escape byte of PADTUNE_RESULTS reached the terminal raw"
+# The command-line parser's own messages quote the argument too: escaped the same way.
+expect 2 control_option "$padtune" run --backend host --shape 2,4,8,2,3 --dtype f32 -n $'9\033]0;pwned\007'
+says control_option '9\x1b]0;pwned\x07'
+! grep -q $'\033' "$dir/control_option.out" || fail "an escape byte in an option's value reached the terminal raw"
 
 # D7. run --dx FIFO waits for a reader; SIGTERM ends the wait: exit 130 and a message.
 mkfifo "$dir/nobody.fifo"

@@ -47,7 +47,7 @@ struct explain_options : shape_options {
 struct run_options : shape_options {
   std::string id;  ///< "" for the dispatcher
   int n = 1;
-  std::optional<double> value;  ///< the fill value (ConstantPad1d's); none: +0.0
+  std::optional<std::string> value;  ///< the fill value's text (ConstantPad1d's); none: +0.0
   std::string dy_file, dx_file;
   bool l2_flush = false;
   bool autotune = false;
@@ -82,6 +82,31 @@ bool parse_shape_text(const std::string& text, parsed_shape& out, std::string* w
     p = next + 1;
   }
   out.B = values[0], out.C = values[1], out.L = values[2], out.pad_left = values[3], out.pad_right = values[4];
+  return true;
+}
+
+/// Parses a fill value as Python's float() reads it: a decimal number, inf or nan, with spaces around
+/// it allowed. Empty text and a number beyond a double's range are refused, not read as
+/// 0 or infinity: a typo must not become a fill.
+bool parse_value_text(const std::string& text, double* out, std::string* why) {
+  const auto first = text.find_first_not_of(" \t\n\r\f\v");
+  if (first == std::string::npos) {
+    *why = "is empty: give a number (0, -1.5, 1e-3, inf, nan)";
+    return false;
+  }
+  const auto last = text.find_last_not_of(" \t\n\r\f\v");
+  const char* p = text.data() + first;
+  const char* const end = text.data() + last + 1;
+  if (*p == '+' && p + 1 != end && p[1] != '-') ++p;  // from_chars takes '-' but not '+'
+  const auto [next, ec] = std::from_chars(p, end, *out);
+  if (ec == std::errc::result_out_of_range) {
+    *why = fmt::format("'{}' is out of a double's range (for infinity write inf)", printable(text));
+    return false;
+  }
+  if (ec != std::errc() || next != end) {
+    *why = fmt::format("'{}' is not a number (0, -1.5, 1e-3, inf, nan)", printable(text));
+    return false;
+  }
   return true;
 }
 
@@ -340,9 +365,14 @@ int run_run(const run_options& o) {
     return exit_usage;
   }
   std::uint64_t fill = 0;
+  double value = 0.0;
   if (o.value) {
     std::string why;
-    if (fill_bits(*o.value, s.type, &fill, &why) != status::ok) {
+    if (!parse_value_text(*o.value, &value, &why)) {
+      print_error("padtune run: --value {}\n", why);
+      return exit_usage;
+    }
+    if (fill_bits(value, s.type, &fill, &why) != status::ok) {
       print_error("padtune run: --value: {}\n", why);
       return exit_bad_input;
     }
@@ -474,7 +504,7 @@ int run_run(const run_options& o) {
   std::FILE* report = dx_out && tuner::is_standard_output(*dx_out) ? stderr : stdout;
   const std::string line = fmt::format(
       "padtune run: {} ({}) on {}, {}{}, {} run{}{}, {:.1f} us wall time per run ({})\n", ran.id, how, name_of(b), s.text(),
-      o.value ? fmt::format(", fill {} (bits {:#x})", *o.value, fill) : "", o.n, o.n == 1 ? "" : "s", timer ? ", L2 flushed before each" : "", seconds * 1e6 / o.n,
+      o.value ? fmt::format(", fill {} (bits {:#x})", value, fill) : "", o.n, o.n == 1 ? "" : "s", timer ? ", L2 flushed before each" : "", seconds * 1e6 / o.n,
       b == backend::host ? "host emulation: says nothing about GPU speed"
                          : "includes launch overhead and one final synchronize; padtune tune measures");
   std::fputs(safe_text(line).c_str(), report);  // `how` names the table's path

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <sstream>
 #include <string>
 
 #include "padtune/store/errors.hpp"
@@ -81,7 +82,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
+    // CLI11 quotes the offending argument: its message goes through safe_text, as every other does.
+    std::ostringstream out, err;
+    const int code = app.exit(e, out, err);
+    std::fputs(out.str().c_str(), stdout);
+    std::fputs(padtune::safe_text(err.str()).c_str(), stderr);
     return code == 0 ? exit_ok : exit_usage;
   } catch (const std::bad_alloc&) {
     padtune::print_error("padtune: out of host memory for this problem\n");
