@@ -204,6 +204,33 @@ expect 0 run_evil "$padtune" run --backend host --shape 2,3,100,1,1 --dtype f32 
 # Numbers too large for a clock, output that cannot be written, a dtype named twice.
 expect 2 huge_timeout "$padtune" "${tune[@]}" --isolate --candidate-timeout 1e17 --results-dir "$dir/r8"
 expect 1 stdout_full bash -c "exec \"$padtune\" explain --backend host --shape 1,1,10,0,0 --dtype f32 --json > /dev/full"
+expect 1 help_full bash -c "exec \"$padtune\" tune --help > /dev/full"
+says help_full "standard output cannot be written"
+# Empty values are refused, not read as "not given"; a shard count past the limit is named.
+expect 2 budget_empty "$padtune" "${tune[@]}" --budget '' --results-dir "$dir/r10"
+says budget_empty "--budget: is empty"
+expect 2 shard_empty "$padtune" "${tune[@]}" --shard '' --results-dir "$dir/r10"
+says shard_empty "--shard: is empty"
+expect 2 shard_huge "$padtune" "${tune[@]}" --shard 0/2147483648 --results-dir "$dir/r10"
+says shard_huge "0 <= I < N <= 2147483647"
+[ ! -e "$dir/r10" ] || fail "a refused option wrote to its results folder"
+# --dy that is no regular file is named so.
+expect 3 dy_fifo "$padtune" run --backend host --shape 2,4,8,2,3 --dtype f32 --dy "$dir/nobody.fifo"
+says dy_fifo "is not a regular file"
+# A command that does not poll for interrupts (verify) still ends on SIGTERM with 130 and a message.
+# The signal is sent once its handler is installed (SigCgt bit 15), so no sleep decides the test.
+printf '64 64 100000 1 1\n64 64 100000 2 2\n64 64 100000 3 3\n64 64 100000 4 4\n' > "$dir/slow.txt"
+"$padtune" verify --backend host --dtype f32 f64 f16 bf16 --sizes "$dir/slow.txt" > "$dir/verify_term.out" 2>&1 &
+verifier=$!
+for _ in $(seq 1000); do
+  mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$verifier/status" 2>/dev/null)
+  [ -n "$mask" ] && (( (16#$mask >> 14) & 1 )) && break
+done
+kill -TERM "$verifier"
+rc=0
+wait "$verifier" || rc=$?
+[ "$rc" -eq 130 ] || { cat "$dir/verify_term.out"; fail "verify exited $rc on SIGTERM, expected 130"; }
+says verify_term "interrupted (SIGTERM)"
 expect 0 twice "$padtune" tune --backend host --dtype f32 f32 --filter '__flat__bo1024__t256__w16$' --results-dir "$dir/r9" \
   --summary "$dir/twice.json"
 python3 -c "import json, sys; s = json.load(open(sys.argv[1])); assert s['from_cache'] == 0, s" "$dir/twice.json" \

@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -86,8 +88,8 @@ bool parse_shape_text(const std::string& text, parsed_shape& out, std::string* w
 }
 
 /// Parses a fill value as Python's float() reads it: a decimal number, inf or nan, with spaces around
-/// it allowed. Empty text and a number beyond a double's range are refused, not read as
-/// 0 or infinity: a typo must not become a fill.
+/// it allowed. Empty text and a number beyond a double's range are refused, not read as 0 or
+/// infinity: a typo must not become a fill.
 bool parse_value_text(const std::string& text, double* out, std::string* why) {
   const auto first = text.find_first_not_of(" \t\n\r\f\v");
   if (first == std::string::npos) {
@@ -99,9 +101,14 @@ bool parse_value_text(const std::string& text, double* out, std::string* why) {
   const char* const end = text.data() + last + 1;
   if (*p == '+' && p + 1 != end && p[1] != '-') ++p;  // from_chars takes '-' but not '+'
   const auto [next, ec] = std::from_chars(p, end, *out);
-  if (ec == std::errc::result_out_of_range) {
-    *why = fmt::format("'{}' is out of a double's range (for infinity write inf)", printable(text));
-    return false;
+  if (ec == std::errc::result_out_of_range && next == end) {
+    // An underflow reads as Python reads it (the nearest double: 0 or subnormal); an overflow is refused.
+    *out = std::strtod(std::string(p, end).c_str(), nullptr);
+    if (std::isinf(*out)) {
+      *why = fmt::format("'{}' is beyond a double's range (for infinity write inf)", printable(text));
+      return false;
+    }
+    return true;
   }
   if (ec != std::errc() || next != end) {
     *why = fmt::format("'{}' is not a number (0, -1.5, 1e-3, inf, nan)", printable(text));
@@ -287,6 +294,11 @@ void fill_random_nonzero(unsigned char* out, std::int64_t bytes, std::size_t ele
 /// Reads exactly `bytes` bytes of dy from `path`; on failure prints why and returns false.
 bool read_dy(const std::string& path, unsigned char* out, std::int64_t bytes, const parsed_shape& s) {
   std::error_code ec;
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    // file_size of a FIFO or a device says "Operation not supported": name what is wrong instead.
+    print_error("padtune run: --dy {} is not a regular file (dy is read from a file of exactly its size)\n", path);
+    return false;
+  }
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) {
     print_error("padtune run: --dy {} cannot be read: {}\n", path, ec.message());

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <string>
 
+#include <unistd.h>
+
 #include "padtune/store/errors.hpp"
 #include "padtune/table.hpp"
 #include "commands.hpp"
@@ -18,6 +20,16 @@ namespace {
 std::string the_command_line;
 std::atomic<bool> interrupted{false};
 extern "C" void on_interrupt(int) { interrupted.store(true); }
+/// Until a command says it polls for an interrupt (catch_interrupts), SIGINT and SIGTERM end the
+/// process at once with 130 and a message, as --help promises: such a command (verify, show,
+/// explain --autotune) has nothing of its own to finish, and outputs are only ever replaced whole.
+extern "C" void on_interrupt_before_polling(int signal) {
+  static const char sigint[] = "padtune: interrupted (SIGINT); nothing was written\n";
+  static const char sigterm[] = "padtune: interrupted (SIGTERM); nothing was written\n";
+  if (signal == SIGINT) (void)!write(STDERR_FILENO, sigint, sizeof sigint - 1);
+  else (void)!write(STDERR_FILENO, sigterm, sizeof sigterm - 1);
+  _exit(130);
+}
 
 /// The first argument when it is meant as a command (no option) and names none; "" otherwise.
 std::string unknown_command(const CLI::App& app, int argc, char** argv) {
@@ -69,6 +81,8 @@ int main(int argc, char** argv) {
   add_merge_command(app, &result);
   add_dispatch_commands(app, &result);
   add_worker_command(app, &result);
+  std::signal(SIGINT, on_interrupt_before_polling);
+  std::signal(SIGTERM, on_interrupt_before_polling);
   // A file-size limit must fail a write (EFBIG, reported with its file), not kill the process.
   std::signal(SIGXFSZ, SIG_IGN);
   if (const std::string name = unknown_command(app, argc, argv); !name.empty()) {
@@ -87,6 +101,10 @@ int main(int argc, char** argv) {
     const int code = app.exit(e, out, err);
     std::fputs(out.str().c_str(), stdout);
     std::fputs(padtune::safe_text(err.str()).c_str(), stderr);
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {  // --help into a full disk
+      padtune::print_error("padtune: standard output cannot be written: {}\n", std::strerror(errno));
+      return exit_failed;
+    }
     return code == 0 ? exit_ok : exit_usage;
   } catch (const std::bad_alloc&) {
     padtune::print_error("padtune: out of host memory for this problem\n");

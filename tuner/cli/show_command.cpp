@@ -19,7 +19,7 @@ std::string json_text(const nlohmann::json& j) {
 void print_table(const results_table& t, std::FILE* to) {
   fmt::print(to, "{} ({} backend{}), padtune {}, {}{}\n", safe_text(t.device.name), safe_text(t.device.backend),
              t.device.backend == "host" ? ": emulation, timings say nothing about GPU speed" : "", safe_text(t.harness),
-             safe_text(t.created), t.complete ? "" : ", PARTIAL: the run was interrupted");
+             safe_text(t.created), t.complete ? "" : ", PARTIAL: the run was interrupted or some shapes could not be measured (its log says which)");
   fmt::print(to, "{:<5} {:<13} {:<34} {:<58} {:>10} {:>8} {:>7} {:>8}\n", "dtype", "bucket", "shape (B,C,L,pl,pr)", "winner",
              "median us", "GB/s", "x copy", "margin");
   for (const table_entry& e : t.entries)

@@ -176,7 +176,7 @@ int run_tune_command(const search_options& s, const std::string& command) {
   }
   o.jit = s.jit;
   if (!s.shard.empty() && !tuner::parse_shard(s.shard, o.shard)) {
-    print_error("padtune tune: --shard '{}' is not I/N with 0 <= I < N\n", printable(s.shard));
+    print_error("padtune tune: --shard '{}' is not I/N with 0 <= I < N <= 2147483647\n", printable(s.shard));
     return exit_usage;
   }
   o.results_dir = s.results_dir;
@@ -327,6 +327,9 @@ int run_verify_command(const search_options& s) {
 
 }  // namespace
 
+/// CLI11 reads an empty value of an optional option as "not given": a '' must be refused instead.
+const CLI::Validator not_empty([](std::string& text) { return text.empty() ? std::string("is empty") : std::string(); }, "", "not empty");
+
 void add_tune_command(CLI::App& app, int* result) {
   auto s = std::make_shared<search_options>();
   CLI::App* tune = app.add_subcommand("tune", "Verify and time candidates over a size sweep (or --sizes: exact entries); write results/<gpu>.json");
@@ -335,12 +338,14 @@ void add_tune_command(CLI::App& app, int* result) {
                                            "which the dispatcher takes for those shapes before any bucket");
   tune->add_option("--budget", s->budget,
                    "Successive halving aiming at about this many seconds (positive). Default: the contenders screened with "
-                   "a few samples and the close ones timed in full; --exhaustive: every candidate in full");
+                   "a few samples and the close ones timed in full; --exhaustive: every candidate in full")
+      ->check(not_empty);
   tune->add_option("--results-dir", s->results_dir, "Where the table and the cache go (default: results)");
   tune->add_option("--table", s->table, "The table's path (default: RESULTS_DIR/<gpu>.json)");
   tune->add_option("--cache", s->cache, "The measurement cache's path (default: RESULTS_DIR/<gpu>.cache.jsonl)");
   tune->add_option("--shard", s->shard, "Tune only shapes I, I+N, I+2N, ... of the sweep (0 <= I < N); merge the shards' "
-                   "caches with padtune merge (scripts/slurm-tune.sbatch)");
+                   "caches with padtune merge (scripts/slurm-tune.sbatch)")
+      ->check(not_empty);
   tune->add_flag("--hot", s->hot, "Time with a warm L2 (default: L2-cold, flushed before every sample)");
   tune->add_flag("--hot-too", s->hot_too, "Also take an L2-hot second figure of each measurement (it never ranks; about 40% more time)");
   tune->add_flag("--cold-only", s->cold_only, "L2-cold figures only: the default (kept for scripts)");

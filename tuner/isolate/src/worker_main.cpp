@@ -65,6 +65,7 @@ int run_worker(backend where, pid_t parent, int device) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) return 1;  // the supervisor was gone before the line above
   std::signal(SIGINT, SIG_IGN);  // interrupts are the supervisor's to handle
+  std::signal(SIGTERM, SIG_DFL);  // a SIGTERM from outside kills it as a signal, which the supervisor tells from a fault
   // Replies go to a private copy of stdout; anything else printed lands on stderr.
   const std::unique_ptr<std::FILE, int (*)(std::FILE*)> reply_file(::fdopen(::dup(STDOUT_FILENO), "w"), &std::fclose);
   std::FILE* replies = reply_file.get();
