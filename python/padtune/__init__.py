@@ -13,7 +13,7 @@ docs/python.md has the details: dtypes, strides, streams, CUDA graphs, torch.com
 """
 from . import nn, ops
 from ._enable import disable, enable, enabled, enabled_counts, explain_pad, explain_slice_backward, is_enabled
-from ._tools import explain, integer as _integer, set_autotune, set_results_path, tune, version
+from ._tools import explain, fill_value as _fill_value, integer as _integer, set_autotune, set_results_path, tune, version
 
 __version__ = version()
 
@@ -24,7 +24,7 @@ def constant_pad1d(x, pad_left: int, pad_right: int, value: float = 0.0):
     serves it (padtune.explain_pad) and the backward."""
     pad_left = _integer(pad_left, "padtune.constant_pad1d: pad_left")
     pad_right = _integer(pad_right, "padtune.constant_pad1d: pad_right")
-    return ops.constant_pad1d(x, pad_left, pad_right, float(value))
+    return ops.constant_pad1d(x, pad_left, pad_right, _fill_value(value, "padtune.constant_pad1d: value"))
 
 
 __all__ = ["constant_pad1d", "disable", "enable", "enabled", "enabled_counts", "explain", "explain_pad",

@@ -76,7 +76,8 @@ def explain(dy, pad_left: int, pad_right: int, dtype=None, device=None) -> str:
 
 def _explain_problem(rows, L, pad_left, pad_right, dtype, device) -> str:
     if dtype not in _native.DTYPES:
-        raise TypeError(f"padtune.explain: dtype {dtype}; padtune takes float32, float64, float16 and bfloat16")
+        raise TypeError(f"padtune.explain: dtype {dtype!r:.80}; padtune takes torch.float32, torch.float64, "
+                        "torch.float16 and torch.bfloat16 (a torch.dtype, not its name)")
     if device.type not in ("cuda", "cpu"):
         raise ValueError(f"padtune.explain: device {device}; padtune runs cuda and cpu")
 
@@ -128,12 +129,22 @@ def cli() -> str:
                             "(set PADTUNE_CLI to build/gpu/tuner/padtune)")
 
 
+def fill_value(value, what: str) -> float:
+    """A fill value as F.pad takes it: anything float() takes, or None for 0."""
+    if value is None:
+        return 0.0
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} must be a real number or None, got {value!r:.80}") from None
+
+
 def tune(*args: str, results_dir=None, backend: str = "cuda", use: bool = True) -> str:
     """Runs `padtune tune --backend BACKEND --results-dir RESULTS_DIR ARGS...` (progress on stderr) and
     returns the path of the table it wrote (RESULTS_DIR/<gpu>.json, or the --table among ARGS); with
     `use`, padtune ops take that table from now on.
 
-    args are the tool's own options, e.g. tune("--dtype", "bf16", "--budget", "60") or
+    args are the tool's own options except --summary, --results-dir and --backend (tune() sets those), e.g. tune("--dtype", "bf16", "--budget", "60") or
     tune("--sizes", "shapes.txt") (exact entries for those shapes). results_dir defaults to
     ./padtune-results. Raises subprocess.CalledProcessError when the tool fails (exit 2: a bad option,
     3: rejected input; its message is on stderr). On KeyboardInterrupt (Ctrl-C, or a notebook's
@@ -143,6 +154,10 @@ def tune(*args: str, results_dir=None, backend: str = "cuda", use: bool = True) 
     """
     results_dir = os.path.abspath(results_dir or "padtune-results")
     args = [str(a) for a in args]
+    for reserved, instead in (("--summary", "the table's path is what tune() returns"), ("--results-dir", "pass results_dir="),
+                              ("--backend", "pass backend=")):
+        if any(a == reserved or a.startswith(reserved + "=") for a in args):
+            raise ValueError(f"padtune.tune: {reserved} is tune()'s own option, not one of ARGS: {instead}")
     with tempfile.TemporaryDirectory(prefix="padtune-tune-") as scratch:
         summary = os.path.join(scratch, "summary.json")  # the tool says there which table it wrote
         cmd = [cli(), "tune", "--backend", backend, "--results-dir", results_dir, *args, "--summary", summary]

@@ -2,7 +2,7 @@
 import torch
 
 from . import ops
-from ._tools import integer
+from ._tools import fill_value, integer
 
 
 class ConstantPad1d(torch.nn.Module):
@@ -25,7 +25,7 @@ class ConstantPad1d(torch.nn.Module):
         if len(padding) != 2:
             raise ValueError(f"padtune.nn.ConstantPad1d: padding must be an int or two ints, got {tuple(padding)!r}")
         self.padding = tuple(pad(p) for p in padding)
-        self.value = float(value)
+        self.value = fill_value(value, "padtune.nn.ConstantPad1d: value")
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return ops.constant_pad1d(x, self.padding[0], self.padding[1], self.value)

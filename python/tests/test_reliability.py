@@ -153,3 +153,23 @@ def test_tune_returns_the_table_it_wrote(tmp_path, padtune_cli, monkeypatch):
         assert got == str(odd / "host-emulation.json") and os.path.isfile(got)
     finally:
         padtune.set_results_path(None)
+
+
+def test_tune_refuses_the_options_it_sets_itself(tmp_path):
+    for reserved in (["--summary", "mine.json"], ["--results-dir=elsewhere"], ["--backend", "host"]):
+        with pytest.raises(ValueError, match=reserved[0].split("=")[0] + " is tune\\(\\)'s own option"):
+            padtune.tune("--dtype", "f32", *reserved, results_dir=str(tmp_path / "r"), backend="host", use=False)
+    assert not (tmp_path / "r").exists()
+
+
+def test_fill_value_none_is_zero_and_others_are_named():
+    x = torch.randn(2, 3, 8)
+    assert torch.equal(padtune.constant_pad1d(x, 2, 1, value=None), torch.nn.functional.pad(x, (2, 1), value=None))
+    assert torch.equal(padtune.nn.ConstantPad1d((2, 1), None)(x), torch.nn.functional.pad(x, (2, 1)))
+    with pytest.raises(TypeError, match="padtune.constant_pad1d: value must be a real number or None"):
+        padtune.constant_pad1d(x, 1, 1, value="one")
+
+
+def test_explain_says_a_dtype_is_a_torch_dtype():
+    with pytest.raises(TypeError, match="a torch.dtype, not its name"):
+        padtune.explain((2, 3, 8), 1, 1, "float32", "cpu")
