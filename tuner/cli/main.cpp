@@ -101,11 +101,7 @@ int main(int argc, char** argv) {
     const int code = app.exit(e, out, err);
     std::fputs(out.str().c_str(), stdout);
     std::fputs(padtune::safe_text(err.str()).c_str(), stderr);
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {  // --help into a full disk
-      padtune::print_error("padtune: standard output cannot be written: {}\n", std::strerror(errno));
-      return exit_failed;
-    }
-    return code == 0 ? exit_ok : exit_usage;
+    result = code == 0 ? exit_ok : exit_usage;  // --help into a full disk fails below, as any output does
   } catch (const std::bad_alloc&) {
     padtune::print_error("padtune: out of host memory for this problem\n");
     return exit_bad_input;

@@ -325,10 +325,10 @@ int run_verify_command(const search_options& s) {
   return failed ? exit_failed : exit_ok;
 }
 
-}  // namespace
-
 /// CLI11 reads an empty value of an optional option as "not given": a '' must be refused instead.
 const CLI::Validator not_empty([](std::string& text) { return text.empty() ? std::string("is empty") : std::string(); }, "", "not empty");
+
+}  // namespace
 
 void add_tune_command(CLI::App& app, int* result) {
   auto s = std::make_shared<search_options>();
