@@ -22,6 +22,7 @@ if pgrep -f -- "__worker .*--parent $pid\$" > /dev/null; then echo "FAIL: a work
 "$padtune" show "$dir/host-emulation.json" | grep -q PARTIAL || { echo "FAIL: the table is not marked partial"; exit 1; }
 finished=$(( $(wc -l < "$cache") - 1 ))
 out=$("$padtune" tune --backend host --results-dir "$dir" "$@" 2>&1)
-echo "$out" | grep -qE " measured, $finished from the cache, 0 failed" || { echo "FAIL: expected $finished from the cache"; echo "$out" | tail -3; exit 1; }
+echo "$out" | grep -qE " measured, $finished from the cache, 0 failed" || {
+  echo "FAIL: expected $finished from the cache"; echo "$out" | grep -E "^padtune|^note"; grep -v '"status":"ok"' "$cache" | head -5; exit 1; }
 if "$padtune" show "$dir/host-emulation.json" | grep -q PARTIAL; then echo "FAIL: still partial after resuming"; exit 1; fi
 echo "SIG$signal: exit 130, partial table, $finished measurements kept and reused"

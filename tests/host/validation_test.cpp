@@ -117,7 +117,7 @@ TEST(Validation, UnknownDtype) {
 }
 
 TEST(Validation, EmptyProblemsAreNoOps) {
-  for (const problem p : {problem{nullptr, nullptr, 0, 3, 3, 1, 2, dtype::f32}, problem{nullptr, nullptr, 3, 5, 0, 1, 1, dtype::f16},
+  for (const problem& p : {problem{nullptr, nullptr, 0, 3, 3, 1, 2, dtype::f32}, problem{nullptr, nullptr, 3, 5, 0, 1, 1, dtype::f16},
                           problem{nullptr, nullptr, 2, 0, 9, 0, 0, dtype::f64}}) {
     EXPECT_EQ(check(p), status::ok);
     for (const instantiation& i : registry()) {

@@ -13,6 +13,8 @@
 #include <cstring>
 #include <thread>
 
+#include "padtune/detail/input.hpp"  // print_error
+
 namespace padtune::tuner {
 namespace {
 
@@ -92,7 +94,7 @@ int open_stream(const output_target& out, const std::atomic<bool>* interrupted) 
     if (fd < 0) throw io_error(fmt::format("{}: cannot be written: {}", out.name(), os_error(errno)));
     return fd;
   }
-  for (;;) {
+  for (bool told = false;; told = true) {
     const int fd = ::open(out.target.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd >= 0) {
       ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
@@ -101,7 +103,9 @@ int open_stream(const output_target& out, const std::atomic<bool>* interrupted) 
     if (errno != ENXIO && errno != EINTR) throw io_error(fmt::format("{}: cannot be opened for writing: {}", out.name(), os_error(errno)));
     if (interrupted && interrupted->load())
       throw interrupted_error(fmt::format("{}: interrupted while waiting for a reader; nothing was written", out.name()));
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // ENXIO: a FIFO with no reader yet
+    // ENXIO: a FIFO with no reader yet. Said once, so that a run that seems to hang says why.
+    if (!told) print_error("padtune: {} is a FIFO with no reader: waiting for one (SIGINT or SIGTERM stops)\n", out.name());
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
 }
 
