@@ -14,14 +14,14 @@ int main() {
   std::mt19937 rng(1);
   std::vector<entry> es(170);
   for (std::size_t i = 0; i < es.size(); ++i) {
-    es[i].votes.at = detail::point_of(1LL << (i % 22), 1LL << (i / 8 % 20), i % 5, dtype::f32);
+    es[i].votes.at = detail::point_of(1LL << (i % 22), 1LL << (i / 8 % 20), i % 5, 3, dtype::f32);
     for (int k = 0; k < 8; ++k) es[i].votes.ranked.emplace_back(&insts[(i * 7 + k * 3 + rng() % 4) % 45], 0.01f * k);
   }
   double sink = 0;
   const int n = 200000;
   auto t0 = std::chrono::steady_clock::now();
   for (int q = 0; q < n; ++q) {
-    auto r = detail::vote(es, detail::point_of(1000 + q % 5000, 300 + q % 777, 3, dtype::f32), [](const entry& e) -> const detail::voter& { return e.votes; });
+    auto r = detail::vote(es, detail::point_of(1000 + q % 5000, 300 + q % 777, 3, 2, dtype::f32), [](const entry& e) -> const detail::voter& { return e.votes; });
     sink += r.distance;
   }
   auto t1 = std::chrono::steady_clock::now();

@@ -144,7 +144,7 @@ std::vector<dispatch_entry>& entries_of(lookup_table& t, const table_entry& e) {
 /// library runs for its dtype (a table without "ranked": its winner and runner-up), inst first.
 detail::voter voter_of(const table_entry& e, const instantiation* inst) {
   detail::voter v;
-  v.at = detail::point_of(e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, e.type);
+  v.at = detail::point_of(e.shape.B * e.shape.C, e.shape.L, e.shape.pad_left, e.shape.pad_right, e.type);
   std::vector<ranked_candidate> ranked = e.ranked;
   if (ranked.empty()) {
     ranked.push_back({e.winner.id, 1});
@@ -434,7 +434,7 @@ struct shape_vote : detail::vote_result {
 shape_vote vote_for(const std::vector<dispatch_entry>& entries, std::int64_t rows, std::int64_t L, std::int64_t pad_left,
                     std::int64_t pad_right, dtype type, std::size_t finalists = 1) {
   shape_vote v{detail::vote(
-      entries, detail::point_of(rows, L, pad_left, type), [](const dispatch_entry& e) -> const detail::voter& { return e.votes; },
+      entries, detail::point_of(rows, L, pad_left, pad_right, type), [](const dispatch_entry& e) -> const detail::voter& { return e.votes; },
       finalists)};
   if (!v.inst || v.distance > 0) return v;  // an entry at the shape lies at distance 0
   const dispatch_entry* own = measured_at(entries, rows, L, pad_left, pad_right);

@@ -19,20 +19,24 @@
 
 namespace padtune::detail {
 
-/// Where a shape lies for the vote: log2 of its row length and of its row count, and log2 of the
-/// alignment (1 to 16 bytes) of a dx row's bytes and of pad_left's bytes.
+/// Where a shape lies for the vote: log2 of its row length and of its row count, log2 of the
+/// alignment (1 to 16 bytes) of a dx row's bytes and of pad_left's bytes, and log2 of dy's row
+/// length over dx's (OL / L: about 0 on long rows, large where dy is pitched, negative where a
+/// forward pad or a crop reads a shorter row).
 struct vote_point {
-  float log2_L = 0, log2_rows = 0, row_align = 0, pad_align = 0;
+  float log2_L = 0, log2_rows = 0, row_align = 0, pad_align = 0, log2_span = 0;
 };
 
-vote_point point_of(std::int64_t rows, std::int64_t L, std::int64_t pad_left, dtype type) noexcept;
+vote_point point_of(std::int64_t rows, std::int64_t L, std::int64_t pad_left, std::int64_t pad_right, dtype type) noexcept;
 
-/// Length, row count and row alignment weigh one per doubling; pad alignment a quarter (fitted to
-/// the H200 sweep by leaving each shape out in turn: the row alignment is what tells flat from
-/// flatvec on short 16-bit rows, the pad's alignment matters little once the row's is known).
+/// Length, row count, row alignment and span weigh one per doubling; pad alignment a quarter (fitted
+/// to the H200 sweep by leaving each shape out in turn: the row alignment is what tells flat from
+/// flatvec on short 16-bit rows, the pad's alignment matters little once the row's is known). The
+/// span tells a narrowed gradient's short rows, which read sectors scattered OL apart, from
+/// contiguous rows of the same L (issue #40).
 inline float vote_distance(const vote_point& a, const vote_point& b) noexcept {
   return std::fabs(a.log2_L - b.log2_L) + std::fabs(a.log2_rows - b.log2_rows) + std::fabs(a.row_align - b.row_align) +
-         0.25f * std::fabs(a.pad_align - b.pad_align);
+         0.25f * std::fabs(a.pad_align - b.pad_align) + std::fabs(a.log2_span - b.log2_span);
 }
 
 /// What one table entry brings to the vote.

@@ -31,10 +31,10 @@ TEST(Sweep, DefaultCoversLengthsRowsAlignmentsAndPayloads) {
   }
 }
 
-TEST(Sweep, DefaultIncludesThePerformanceSuiteAndItsForwardShapesOnce) {
+TEST(Sweep, DefaultIncludesThePerformanceSuiteAndItsForwardAndNarrowedShapesOnce) {
   for (dtype t : all_dtypes) {
     const auto shapes = default_sweep(t);
-    for (const auto& suite : {perf_suite(), forward_suite()})
+    for (const auto& suite : {perf_suite(), forward_suite(), narrowed_suite()})
       for (const suite_shape& p : suite)
         EXPECT_EQ(std::count(shapes.begin(), shapes.end(), p.s), 1) << p.tag << " " << name_of(t);
   }
@@ -49,6 +49,38 @@ TEST(Sweep, DefaultHasForwardPadsOfCausalConvolutions) {
     EXPECT_TRUE(left_pads.count(1) && left_pads.count(2) && left_pads.count(1022) && left_pads.count(4094)) << name_of(t);
     EXPECT_GE(left_pads.size(), 8u) << name_of(t);
   }
+}
+
+TEST(Sweep, DefaultHasPitchedShortRows) {
+  for (dtype t : all_dtypes) {
+    std::set<long long> extras, lengths;
+    const auto narrowed = narrowed_suite();  // the suite's own sizes, N6 2.9 GB in f32 among them
+    for (const shape5& s : default_sweep(t)) {
+      const long long pads = s.pad_left + s.pad_right;
+      if (s.L > 2048 || s.pad_left < 0 || pads < 60) continue;
+      if (std::any_of(narrowed.begin(), narrowed.end(), [&](const suite_shape& n) { return n.s == s; })) continue;
+      extras.insert(pads - 3 - (s.pad_left % 16)), lengths.insert(s.L);  // pads: a + 3 + extra, a < 16
+      EXPECT_LE(s.B * s.C * (2 * s.L + pads) * (long long)size_of(t), 1LL << 30) << name_of(t);  // dy + dx
+    }
+    // Pitches a cache line or two past the row and a kilobyte past it, from rows of one element up.
+    EXPECT_TRUE(extras.count(64) && extras.count(1024) && extras.count(61) && extras.count(200)) << name_of(t);
+    EXPECT_GE(lengths.size(), 8u) << name_of(t);
+    EXPECT_LE(*lengths.begin(), 4) << name_of(t);
+  }
+}
+
+TEST(Sweep, NarrowedSuiteIsThePerformanceSuiteAtAWiderPitch) {
+  const auto n = narrowed_suite();
+  ASSERT_EQ(n.size(), 9u);
+  EXPECT_EQ(n[5].tag, "N6");  // P6 (1024, 8192, 8, 2, 3): dy = wide[..., 16:29] of rows 77 long
+  EXPECT_EQ(n[5].s, (shape5{1024, 8192, 8, 18, 51}));
+  const auto p = perf_suite();
+  for (std::size_t k = 0; k < n.size(); ++k) {  // the same dx; dy's row 64 wider, the slice 16 into it
+    EXPECT_EQ(n[k].s.L, p[k].s.L) << n[k].tag;
+    EXPECT_EQ(n[k].s.pad_left, p[k].s.pad_left + 16) << n[k].tag;
+    EXPECT_EQ(n[k].s.pad_left + n[k].s.pad_right, p[k].s.pad_left + p[k].s.pad_right + 64) << n[k].tag;
+  }
+  EXPECT_TRUE(suite_named("narrowed").size() == n.size());
 }
 
 TEST(Sweep, ForwardSuiteIsThePerformanceSuitePaddedAndCausalConvolutions) {

@@ -1,6 +1,7 @@
 #pragma once
-// The named shape suites, in one place: the performance suite of the roofline issue (P1-P10) and its
-// forward shapes (F1-F9, C1-C4), which the tuner's default sweep includes and padtune_bench times,
+// The named shape suites, in one place: the performance suite of the roofline issue (P1-P10), its
+// forward shapes (F1-F9, C1-C4) and its narrowed shapes (N1-N9), which the tuner's default sweep
+// includes and padtune_bench times,
 // and the benchmark's sweep of row lengths (at a fixed element count) and of row counts (at a fixed
 // row length).
 #include <fmt/format.h>
@@ -13,8 +14,8 @@
 namespace padtune::tuner {
 
 struct suite_shape {
-  std::string suite;  ///< "perf", "forward" or "sweep"
-  std::string tag;    ///< P1..P10, F1..F9, C1..C4, or what the sweep varies
+  std::string suite;  ///< "perf", "forward", "narrowed" or "sweep"
+  std::string tag;    ///< P1..P10, F1..F9, C1..C4, N1..N9, or what the sweep varies
   shape5 s;
 };
 
@@ -42,7 +43,26 @@ inline std::vector<suite_shape> forward_suite() {
   return v;
 }
 
-/// The suite a name gives ("perf", "forward" or "sweep"); empty for any other name.
+/// How a narrowed dy sits in its wider tensor: dy = wide[..., narrowed_offset : narrowed_offset + OL]
+/// of a tensor narrowed_extra columns wider (issue #40's pitch OL + 64).
+inline constexpr long long narrowed_offset = 16, narrowed_extra = 64;
+
+/// The performance suite with a narrowed dy (a gradient that is a slice of a wider one, as a crop
+/// after a padded convolution hands back): PyTorch's layout makes it the problem with the columns
+/// left of the slice added to pad_left and those right of it to pad_right. N<k> is P<k> so; N10 is
+/// left out: P10's rows are 4 MiB long, where 64 more columns change nothing, and its 16 GB would
+/// be the sweep's largest shape twice over.
+inline std::vector<suite_shape> narrowed_suite() {
+  std::vector<suite_shape> v;
+  for (const suite_shape& p : perf_suite())
+    if (p.tag != "P10")
+      v.push_back({"narrowed", "N" + p.tag.substr(1),
+                   {p.s.B, p.s.C, p.s.L, p.s.pad_left + narrowed_offset,
+                    p.s.pad_right + narrowed_extra - narrowed_offset}});
+  return v;
+}
+
+/// The suite a name gives ("perf", "forward", "narrowed" or "sweep"); empty for any other name.
 inline std::vector<suite_shape> suite_named(const std::string& name);
 
 /// Row length L from 8 to 2^20 at 2^26 elements of dx (256 MiB in f32: over four times the H200's
@@ -59,6 +79,7 @@ inline std::vector<suite_shape> sweep_suite() {
 inline std::vector<suite_shape> suite_named(const std::string& name) {
   if (name == "perf") return perf_suite();
   if (name == "forward") return forward_suite();
+  if (name == "narrowed") return narrowed_suite();
   if (name == "sweep") return sweep_suite();
   return {};
 }
