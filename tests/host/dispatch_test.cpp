@@ -139,6 +139,39 @@ TEST_F(Dispatch, ExactBucketWins) {
   EXPECT_NE(ch.reason.find("its bucket l13_r10_a4 in " + path + ", winner 1.02x memcpy"), std::string::npos) << ch.reason;
 }
 
+TEST_F(Dispatch, TinyProblemsOnAGpuTakeTheRuleAfterAnExactEntry) {
+  const instantiation& flat = find_by_fields(dtype::f32, "flat", 256);
+  results_table t = host_table({{dtype::f32, "l3_r3_a16", flat.id}, {dtype::bf16, "l3_r3_a16", find_by_fields(dtype::bf16, "flat", 256).id}});
+  table_entry e = t.entries.front();
+  e.exact = true;
+  e.shape = {2, 4, 8, 4, 3};  // l3_r3_a16 too
+  t.entries.push_back(e);
+  set_results_path(write("t.json", t));
+  const auto cuda = [](std::int64_t rows, std::int64_t L, std::int64_t pl, std::int64_t pr, dtype type = dtype::f32) {
+    return explain_dispatch(1, rows, L, pl, pr, type, backend::cuda);
+  };
+  // 8 rows of 16 elements, pads 1, 2: 8 * (16 + 19) * 4 bytes.
+  for (dtype type : {dtype::f32, dtype::bf16}) {
+    const dispatch_choice tiny = cuda(8, 16, 1, 2, type);
+    EXPECT_EQ(tiny.served_by, "rule") << name_of(type);
+    EXPECT_EQ(tiny.inst->variant, "rowelem");
+    EXPECT_EQ(tiny.inst->type, type);
+    EXPECT_EQ(tiny.inst->block_ol, 256);
+    EXPECT_EQ(tiny.inst->threads, 128);
+    EXPECT_EQ(tiny.matched_bucket, "");
+    EXPECT_NE(tiny.reason.find(fmt::format("the rule for tiny problems: {} bytes", 8 * 35 * size_of(type))), std::string::npos)
+        << tiny.reason;
+  }
+  EXPECT_EQ(cuda(8, 8, 4, 3).served_by, "exact");  // the user's own shape comes first
+  // The bounds: 64 rows and 32 KB; past either the table decides. 64 * (63 + 65) * 4 = 32768.
+  EXPECT_EQ(cuda(64, 63, 1, 1).served_by, "rule");
+  EXPECT_NE(cuda(64, 64, 1, 1).served_by, "rule");
+  EXPECT_NE(cuda(65, 8, 1, 1).served_by, "rule");
+  EXPECT_NE(cuda(1, 4096, 0, 1LL << 40).served_by, "rule");  // a huge pad is no tiny problem
+  // The host emulation is timed by nothing: its table decides there.
+  EXPECT_NE(explain_dispatch(1, 8, 16, 1, 2, dtype::f32, backend::host).served_by, "rule");
+}
+
 TEST_F(Dispatch, AnExactEntryServesItsShapeBeforeAnyBucket) {
   const instantiation& by_bucket = find_by_fields(dtype::f32, "rowtile", 4096);
   const instantiation& by_shape = find_by_fields(dtype::f32, "flat", 256);

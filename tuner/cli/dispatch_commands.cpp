@@ -221,8 +221,11 @@ int run_explain(const explain_options& o) {
   fmt::print("shape          {} on {}\n", s.text(), name_of(backend_of(o)));
   fmt::print("table          {}\n", safe_text(c.table));
   fmt::print("bucket         {}\n", c.bucket);
-  fmt::print("matched        {}\n", c.matched_bucket.empty() ? "(none: built-in default)" : c.matched_bucket);
+  fmt::print("matched        {}\n", !c.matched_bucket.empty() ? c.matched_bucket
+                                   : c.served_by == "rule"   ? "(none: the rule for tiny problems)"
+                                                             : "(none: built-in default)");
   fmt::print("served by      {}\n", c.served_by == "exact"    ? "an exact entry of this shape"
+                                   : c.served_by == "rule"   ? "the rule for tiny problems (one kernel for all)"
                                    : c.served_by == "timed"  ? "the vote's finalists, timed on first use"
                                    : c.served_by == "bucket" ? "the vote of the nearest entries, the nearest in its bucket"
                                                              : "a fallback (the vote, its nearest entry in another bucket; or the "

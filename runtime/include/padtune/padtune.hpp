@@ -45,7 +45,8 @@ struct dispatch_choice {
   std::string bucket;  ///< the shape's bucket
   std::string matched_bucket;  ///< the bucket of the exact entry, or of the nearest entry in the vote ("" when
                                ///< the built-in default is used: no table, or no entry of this dtype in it)
-  std::string served_by;  ///< "exact" (an exact entry of this shape), "timed" (the fastest of the vote's
+  std::string served_by;  ///< "exact" (an exact entry of this shape), "rule" (a tiny problem on a GPU:
+                          ///< at most 32 KB in at most 64 rows, one kernel for all), "timed" (the fastest of the vote's
                           ///< finalists, timed on this shape's first dispatch: set_autotune), "bucket" (the
                           ///< vote, its nearest entry of the shape's own bucket) or "fallback" (the vote, its
                           ///< nearest entry of another bucket; or the built-in default)
