@@ -1,9 +1,12 @@
 // The tuner end to end on the host backend: a table is written, a second run measures nothing new,
 // a torn cache line is redone, a foreign cache is refused; and selection alone.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <fstream>
+#include <regex>
+#include <sstream>
 #include <set>
 
 #include "padtune/store/errors.hpp"
@@ -553,6 +556,30 @@ TEST(Selection, ANoisyFastestIsNoCoverForASlowerOne) {
   // With ten samples each the same medians are within their uncertainty: the ranking's first.
   const summary few_fast{39.26, 38.6, 40.01, 10}, few_steady{39.98, 39.88, 40.09, 10};
   EXPECT_EQ(pick_finalist({few_steady, few_fast}), 0u);
+}
+
+TEST(Tune, TheDefaultCandidateCountIsWhatTheDocsSay) {
+  // docs/tuning.md: "N to M of the X to Y instantiations per dtype on CUDA" (the README's tune time
+  // rests on it): the default set's and the registry's smallest and largest counts over the dtypes.
+  std::ifstream in(std::string(PADTUNE_SOURCE_DIR) + "/docs/tuning.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::smatch m;
+  const std::string doc = std::regex_replace(text.str(), std::regex("\\s+"), " ");
+  ASSERT_TRUE(std::regex_search(doc, m, std::regex("([0-9]+) to ([0-9]+) of the ([0-9]+) to ([0-9]+) instantiations per dtype on CUDA")))
+      << "docs/tuning.md no longer states the default candidate count";
+  std::size_t lo = SIZE_MAX, hi = 0, all_lo = SIZE_MAX, all_hi = 0;
+  for (dtype t : all_dtypes) {
+    tune_options o;
+    o.where = backend::cuda;
+    const std::size_t n = candidates_for(t, o).size();
+    o.exhaustive = true;
+    const std::size_t all = candidates_for(t, o).size();
+    ASSERT_LT(n, all) << name_of(t) << ": no published exhaustive table of CUDA gives the default set";
+    lo = std::min(lo, n), hi = std::max(hi, n), all_lo = std::min(all_lo, all), all_hi = std::max(all_hi, all);
+  }
+  EXPECT_EQ(m.str(1) + " " + m.str(2) + " " + m.str(3) + " " + m.str(4),
+            fmt::format("{} {} {} {}", lo, hi, all_lo, all_hi));
 }
 
 }  // namespace
