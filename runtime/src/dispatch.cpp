@@ -1,7 +1,8 @@
 // The dispatcher: finds the results table of a device once (explicit path, embedded table of the
-// model, embedded table of the compute capability, built-in default), then per call takes the
-// shape's exact entry, else the rule's kernel for a tiny problem (tiny_rule.hpp), else what the
-// nearest entries vote for (vote.hpp), and launches it through the registry.
+// model, embedded table of the compute capability, built-in default), then per call decides the
+// kernel (decide(): the shape's exact entry, else the rule's kernel for a tiny problem
+// (tiny_rule.hpp), else what the nearest entries vote for (vote.hpp)) and launches it through the
+// registry; explain_dispatch puts the same decision in words.
 //
 // Fast path (every call after the first on a device): cudaGetDevice, one atomic load, the exact
 // entries' scan, then the thread's recent choices (16 shapes), else the vote (a scan over the
@@ -587,37 +588,99 @@ const dispatch_entry* exact(const lookup_table& t, dtype type, std::int64_t rows
   return measured_at(t.exact_by_dtype[std::size_t(type)], rows, L, pad_left, pad_right);
 }
 
-/// The kernel for problem p (sizes.rows its rows) on backend b: its exact entry, else the rule's
-/// for a tiny problem (tiny_rule.hpp), else (first-use timing on, not in capture) the kept one of
-/// the vote's finalists, else the vote's choice.
+/// What decided a shape's kernel.
+enum class decided_by { exact, rule, timed, vote, built_in };
+
+/// The one decision for a shape: the launch runs its kernel, explain puts it in words.
+struct decision {
+  decided_by by = decided_by::built_in;
+  const instantiation* inst = nullptr;
+  const dispatch_entry* entry = nullptr;  ///< exact: the shape's entry
+  shape_vote vote;  ///< timed (explain) and vote: the vote of the nearest entries
+  /// explain, timing on: what first-use timing has for the shape (timed: its timings; vote: a timing
+  /// that failed, or one under way, inst null)
+  std::optional<timed_choice> timed;
+  bool timing_on = false;  ///< first-use timing is on for this table
+  bool keep = true;        ///< the launch may remember it among the thread's recent choices
+};
+
+/// A launch's part in a decision: with it, a shape that first-use timing has not met is timed now
+/// (outside stream capture); without it (explain) nothing is timed or claimed.
+struct launch_context {
+  const problem* p = nullptr;
+  cudaStream_t stream = nullptr;
+};
+
+/// The kernel for a shape on backend b with table t, in this order: its exact entry; the rule for
+/// a tiny problem (tiny_rule.hpp); with first-use timing on, the kept one of the vote's finalists
+/// (timed now by a launch that is the shape's first, not in capture); the vote's choice; the
+/// built-in default.
+decision decide(const device_table& t, backend b, dtype type, std::int64_t rows, std::int64_t L, std::int64_t pad_left,
+                std::int64_t pad_right, const launch_context* launch) {
+  decision d;
+  const lookup_table& table = *t.table;
+  if (const dispatch_entry* e = exact(table, type, rows, L, pad_left, pad_right)) {
+    d.by = decided_by::exact, d.inst = e->inst, d.entry = e;
+    return d;
+  }
+  if (detail::is_tiny(b, rows, L, pad_left, pad_right, type))
+    if (const instantiation* tiny = detail::tiny_instantiation(type)) {
+      d.by = decided_by::rule, d.inst = tiny;
+      return d;
+    }
+  d.timing_on = autotune_on(&t);
+  const shape_key key{&table, b, d.timing_on ? device_of(b) : -1, type, rows, L, pad_left, pad_right};
+  bool time_now = d.timing_on && launch;
+  if (time_now) {
+    const auto [known, present] = timed_or_claim(key, false);
+    if (known) {
+      d.by = decided_by::timed, d.inst = known;
+      return d;
+    }
+    if (present) time_now = false, d.keep = false;  // another thread is timing it: the vote's choice meanwhile
+  } else if (d.timing_on) {
+    d.timed = find_timed(key);
+  }
+  const std::vector<dispatch_entry>& entries = table.by_dtype[std::size_t(type)];
+  d.vote = vote_for(entries, rows, L, pad_left, pad_right, type, time_now ? detail::autotune_finalists : 1);
+  if (d.timed && d.timed->inst && d.timed->failed.empty()) {
+    d.by = decided_by::timed, d.inst = d.timed->inst;
+    return d;
+  }
+  if (!d.vote.inst) {
+    d.by = decided_by::built_in, d.inst = &default_instantiation(type, L);
+    return d;
+  }
+  d.by = decided_by::vote, d.inst = d.vote.inst;
+  if (!time_now || d.vote.candidates <= 1) return d;
+  if (b != backend::host && detail::capturing(launch->stream)) {  // the vote's; timed outside capture
+    d.keep = false;
+    return d;
+  }
+  if (const auto [known, present] = timed_or_claim(key, true); present) {  // claimed meanwhile by another thread
+    d.keep = false;
+    if (known) d.by = decided_by::timed, d.inst = known;
+    return d;
+  }
+  d.inst = time_and_keep(key, d.vote, b, *launch->p, launch->stream);
+  d.by = decided_by::timed;
+  return d;
+}
+
+/// The kernel for problem p (its rows `rows`) on backend b: the thread's recent choice for the
+/// shape, else the decision.
 const instantiation& choose(const device_table& t, const problem& p, std::int64_t rows, backend b, cudaStream_t stream) {
-  if (const dispatch_entry* e = exact(*t.table, p.type, rows, p.L, p.pad_left, p.pad_right)) return *e->inst;
-  if (detail::is_tiny(b, rows, p.L, p.pad_left, p.pad_right, p.type))
-    if (const instantiation* tiny = detail::tiny_instantiation(p.type)) return *tiny;
-  bool timing = autotune_on(&t);
+  const bool timing = autotune_on(&t);
   thread_local recent_choices recent;
   recent_choices::choice key{{t.table, b, timing ? device_of(b) : -1, p.type, rows, p.L, p.pad_left, p.pad_right}, timing};
   if (const instantiation* known = recent.find(key)) return *known;
-  const shape_key& shape = key.shape;
-  if (timing) {
-    const auto [known, present] = timed_or_claim(shape, false);
-    if (known) {
-      key.inst = known;
-      recent.add(key);
-      return *known;
-    }
-    if (present) timing = false;  // another thread is timing it: the vote's choice meanwhile, not remembered
+  const launch_context launch{&p, stream};
+  const decision d = decide(t, b, p.type, rows, p.L, p.pad_left, p.pad_right, &launch);
+  if (d.keep && d.timing_on == timing) {
+    key.inst = d.inst;
+    recent.add(key);
   }
-  const shape_vote v = vote_for(t.table->by_dtype[std::size_t(p.type)], rows, p.L, p.pad_left, p.pad_right, p.type,
-                                timing ? detail::autotune_finalists : 1);
-  key.inst = v.inst ? v.inst : &default_instantiation(p.type, p.L);
-  if (timing && v.candidates > 1) {
-    if (b != backend::host && detail::capturing(stream)) return *key.inst;  // the vote's; timed outside capture
-    if (const auto [known, present] = timed_or_claim(shape, true); present) return known ? *known : *key.inst;
-    key.inst = time_and_keep(shape, v, b, p, stream);
-  }
-  if (key.timed == timing) recent.add(key);
-  return *key.inst;
+  return *d.inst;
 }
 
 }  // namespace
@@ -659,89 +722,94 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
   problem_sizes sizes;
   if (const status s = check_shape(B, C, L, pad_left, pad_right, type, &why, &sizes); s != status::ok)
     throw error(s, why);
-  const device_table& d = table_for(b, false);
-  const lookup_table& t = *d.table;
+  const device_table& dt = table_for(b, false);
+  const lookup_table& t = *dt.table;
   const bucket where = bucket_of(sizes.rows, L, pad_left, type);
+  const decision d = decide(dt, b, type, sizes.rows, L, pad_left, pad_right, nullptr);
 
   dispatch_choice c;
   c.table = t.source;
   c.bucket = where.name();
+  c.inst = d.inst;
   const auto winner_text = [](const dispatch_entry& e) {
     std::string text = e.ratio_to_memcpy > 0 ? fmt::format("winner {:.2f}x memcpy", e.ratio_to_memcpy)
                                              : std::string("winner (no memcpy ratio recorded)");
     return e.note.empty() ? text : text + "; " + e.note;
   };
-  const std::optional<timed_choice> timed =
-      autotune_on(&d) ? find_timed({&t, b, device_of(b), type, sizes.rows, L, pad_left, pad_right}) : std::nullopt;
-  if (const dispatch_entry* e = exact(t, type, sizes.rows, L, pad_left, pad_right)) {
-    c.inst = e->inst;
-    c.served_by = "exact";
-    c.matched_bucket = e->where.name();
-    c.reason = fmt::format("exact entry ({},{},{},{},{}) in {}, {}", e->shape.B, e->shape.C, e->shape.L, e->shape.pad_left,
-                           e->shape.pad_right, t.source, winner_text(*e));
-  } else if (const instantiation* tiny = detail::is_tiny(b, sizes.rows, L, pad_left, pad_right, type)
-                                             ? detail::tiny_instantiation(type)
-                                             : nullptr) {
-    c.inst = tiny;
-    c.served_by = "rule";
-    c.reason = fmt::format("the rule for tiny problems: {} bytes of dy plus dx in {} rows (at most {} in at most {}) are "
-                           "launch-bound, and {} bo{} t{} runs them within 5% of the best on the H100 and the H200; the "
-                           "table ({}) is not asked",
-                           sizes.rows * (2 * L + pad_left + pad_right) * std::int64_t(size_of(type)), sizes.rows,
-                           detail::tiny_payload_bytes, detail::tiny_rows, detail::tiny_variant, detail::tiny_block_ol,
-                           detail::tiny_threads, t.source);
-  } else if (timed && timed->inst && timed->failed.empty()) {
-    c.inst = timed->inst;
-    c.served_by = "timed";
-    const shape_vote v = vote_for(t.by_dtype[std::size_t(type)], sizes.rows, L, pad_left, pad_right, type);
-    c.matched_bucket = t.by_dtype[std::size_t(type)][v.nearest].where.name();
-    double taken = 0, fastest = 0;
-    for (const detail::finalist_timing& f : timed->timings.runs) {
-      c.timings.emplace_back(f.inst, f.median_us);
-      if (f.inst == c.inst) taken = f.median_us;
-      fastest = fastest == 0 ? f.median_us : std::min(fastest, f.median_us);
+  const std::vector<dispatch_entry>& entries = t.by_dtype[std::size_t(type)];
+  const shape_vote& v = d.vote;
+  switch (d.by) {
+    case decided_by::exact: {
+      const dispatch_entry& e = *d.entry;
+      c.served_by = "exact";
+      c.matched_bucket = e.where.name();
+      c.reason = fmt::format("exact entry ({},{},{},{},{}) in {}, {}", e.shape.B, e.shape.C, e.shape.L, e.shape.pad_left,
+                             e.shape.pad_right, t.source, winner_text(e));
+      break;
     }
-    const detail::finalist_timing& first = timed->timings.runs.front();
-    const std::string how = b == backend::host              ? " (host emulation)"
-                            : timed->timings.l2_flushed ? ", L2 flushed"
-                                                        : ", L2 not flushed (no memory for it)";
-    c.reason = c.inst == first.inst
-                   ? fmt::format("the vote's first of its {} finalists ({}), timed on this shape's first dispatch{}: {:.2f} us, "
-                                 "no other {:.0f}% faster (the fastest {:.2f} us)",
-                                 timed->timings.runs.size(), t.source, how, first.median_us, 100 * detail::autotune_margin, fastest)
-                   : fmt::format("the fastest of the vote's {} finalists ({}), timed on this shape's first dispatch{}: {:.2f} us; "
-                                 "the vote's first, {}, {:.2f} us",
-                                 timed->timings.runs.size(), t.source, how, taken, first.inst->id, first.median_us);
-  } else if (const shape_vote v = vote_for(t.by_dtype[std::size_t(type)], sizes.rows, L, pad_left, pad_right, type); v.inst) {
-    const dispatch_entry& n = t.by_dtype[std::size_t(type)][v.nearest];
-    c.inst = v.inst;
-    c.served_by = n.where == where ? "bucket" : "fallback";
-    c.matched_bucket = n.where.name();
-    const std::string nearest_text = n.where == where ? fmt::format("its bucket {}", c.matched_bucket)
-                                                      : fmt::format("fallback: nearest bucket {} (distance {:.2f})",
-                                                                    c.matched_bucket, v.distance);
-    const std::string vote_text =
-        v.overruled ? fmt::format("the {} nearest entries vote for {}, {} at this very shape's entry: its winner serves it",
-                                  v.voters, v.overruled->id,
-                                  std::isinf(v.lead) ? std::string("not among its fastest")
-                                                     : fmt::format("{:.1f}% slower", 100 * std::expm1(v.lead)))
-        : v.inst == n.inst ? fmt::format("the {} nearest entries vote for it", v.voters)
-                           : fmt::format("the {} nearest entries vote for another kernel", v.voters);
-    c.reason = fmt::format("{} in {}, {}; {}", nearest_text, t.source, winner_text(n), vote_text);
-    if (timed && !timed->failed.empty())
-      c.reason += fmt::format("; first-use timing failed ({}): the vote's choice serves it", timed->failed);
-    else if (timed)
-      c.reason += "; first-use timing is on: another thread is timing this shape's finalists now";
-    else if (autotune_on(&d) && v.candidates > 1)
-      c.reason += fmt::format("; first-use timing is on: the first dispatch of this shape times the vote's {} finalists",
-                              std::min(detail::autotune_finalists, v.candidates));
-  } else {
-    c.inst = &default_instantiation(type, L);
-    c.served_by = "fallback";
-    c.reason = t.source == default_source ? builtin_default_reason(type, L)
-                                          : fmt::format("{} has no {} entry; {}", t.source, name_of(type), builtin_default_reason(type, L));
+    case decided_by::rule:
+      c.served_by = "rule";
+      c.reason = fmt::format("the rule for tiny problems: {} bytes of dy plus dx in {} rows (at most {} in at most {}) are "
+                             "launch-bound, and {} bo{} t{} runs them within 5% of the best on the H100 and the H200; the "
+                             "table ({}) is not asked",
+                             sizes.rows * (2 * L + pad_left + pad_right) * std::int64_t(size_of(type)), sizes.rows,
+                             detail::tiny_payload_bytes, detail::tiny_rows, detail::tiny_variant, detail::tiny_block_ol,
+                             detail::tiny_threads, t.source);
+      break;
+    case decided_by::timed: {
+      c.served_by = "timed";
+      c.matched_bucket = entries[v.nearest].where.name();
+      double taken = 0, fastest = 0;
+      for (const detail::finalist_timing& f : d.timed->timings.runs) {
+        c.timings.emplace_back(f.inst, f.median_us);
+        if (f.inst == c.inst) taken = f.median_us;
+        fastest = fastest == 0 ? f.median_us : std::min(fastest, f.median_us);
+      }
+      const detail::finalist_timing& first = d.timed->timings.runs.front();
+      const std::string how = b == backend::host                ? " (host emulation)"
+                              : d.timed->timings.l2_flushed ? ", L2 flushed"
+                                                            : ", L2 not flushed (no memory for it)";
+      c.reason = c.inst == first.inst
+                     ? fmt::format("the vote's first of its {} finalists ({}), timed on this shape's first dispatch{}: {:.2f} us, "
+                                   "no other {:.0f}% faster (the fastest {:.2f} us)",
+                                   d.timed->timings.runs.size(), t.source, how, first.median_us, 100 * detail::autotune_margin,
+                                   fastest)
+                     : fmt::format("the fastest of the vote's {} finalists ({}), timed on this shape's first dispatch{}: {:.2f} us; "
+                                   "the vote's first, {}, {:.2f} us",
+                                   d.timed->timings.runs.size(), t.source, how, taken, first.inst->id, first.median_us);
+      break;
+    }
+    case decided_by::vote: {
+      const dispatch_entry& n = entries[v.nearest];
+      c.served_by = n.where == where ? "bucket" : "fallback";
+      c.matched_bucket = n.where.name();
+      const std::string nearest_text = n.where == where ? fmt::format("its bucket {}", c.matched_bucket)
+                                                        : fmt::format("fallback: nearest bucket {} (distance {:.2f})",
+                                                                      c.matched_bucket, v.distance);
+      const std::string vote_text =
+          v.overruled ? fmt::format("the {} nearest entries vote for {}, {} at this very shape's entry: its winner serves it",
+                                    v.voters, v.overruled->id,
+                                    std::isinf(v.lead) ? std::string("not among its fastest")
+                                                       : fmt::format("{:.1f}% slower", 100 * std::expm1(v.lead)))
+          : v.inst == n.inst ? fmt::format("the {} nearest entries vote for it", v.voters)
+                             : fmt::format("the {} nearest entries vote for another kernel", v.voters);
+      c.reason = fmt::format("{} in {}, {}; {}", nearest_text, t.source, winner_text(n), vote_text);
+      if (d.timed && !d.timed->failed.empty())
+        c.reason += fmt::format("; first-use timing failed ({}): the vote's choice serves it", d.timed->failed);
+      else if (d.timed)
+        c.reason += "; first-use timing is on: another thread is timing this shape's finalists now";
+      else if (d.timing_on && v.candidates > 1)
+        c.reason += fmt::format("; first-use timing is on: the first dispatch of this shape times the vote's {} finalists",
+                                std::min(detail::autotune_finalists, v.candidates));
+      break;
+    }
+    case decided_by::built_in:
+      c.served_by = "fallback";
+      c.reason = t.source == default_source ? builtin_default_reason(type, L)
+                                            : fmt::format("{} has no {} entry; {}", t.source, name_of(type), builtin_default_reason(type, L));
+      break;
   }
-  if (!d.note.empty()) c.reason += fmt::format(" ({})", d.note);
+  if (!dt.note.empty()) c.reason += fmt::format(" ({})", dt.note);
   if (sizes.dx_elems == 0) c.reason += "; the shape has no elements: dispatch does nothing";
   return c;
 }
