@@ -43,25 +43,26 @@ shape_vote vote_for(const std::vector<dispatch_entry>& entries, std::int64_t row
   return v;
 }
 
-/// The kernel for a shape on backend b with table t, in this order: its exact entry; the rule for
-/// a tiny problem (tiny_rule.hpp); with first-use timing on, the kept one of the vote's finalists
-/// (timed now by a launch that is the shape's first, not in capture); the vote's choice; the
-/// built-in default.
-decision decide(const device_table& t, backend b, dtype type, std::int64_t rows, std::int64_t L, std::int64_t pad_left,
-                std::int64_t pad_right, const launch_context* launch) {
+const instantiation* fixed_choice(const lookup_table& t, backend b, dtype type, std::int64_t rows, std::int64_t L,
+                                  std::int64_t pad_left, std::int64_t pad_right, const dispatch_entry** entry) {
+  if (const dispatch_entry* e = exact(t, type, rows, L, pad_left, pad_right)) {
+    if (entry) *entry = e;
+    return e->inst;
+  }
+  return is_tiny(b, rows, L, pad_left, pad_right, type) ? tiny_instantiation(type) : nullptr;
+}
+
+decision decide(const device_table& t, const shape_key& key, bool timing_on, const launch_context* launch) {
   decision d;
+  d.timing_on = timing_on;
   const lookup_table& table = *t.table;
-  if (const dispatch_entry* e = exact(table, type, rows, L, pad_left, pad_right)) {
-    d.by = decided_by::exact, d.inst = e->inst, d.entry = e;
+  const backend b = key.where;
+  const dtype type = key.type;
+  const dispatch_entry* e = nullptr;
+  if (const instantiation* fixed = fixed_choice(table, b, type, key.rows, key.L, key.pad_left, key.pad_right, &e)) {
+    d.by = e ? decided_by::exact : decided_by::rule, d.inst = fixed, d.entry = e;
     return d;
   }
-  if (detail::is_tiny(b, rows, L, pad_left, pad_right, type))
-    if (const instantiation* tiny = detail::tiny_instantiation(type)) {
-      d.by = decided_by::rule, d.inst = tiny;
-      return d;
-    }
-  d.timing_on = autotune_on(&t);
-  const shape_key key{&table, b, d.timing_on ? device_of(b) : -1, type, rows, L, pad_left, pad_right};
   bool time_now = d.timing_on && launch;
   if (time_now) {
     const auto [known, present] = timed_or_claim(key, false);
@@ -74,13 +75,13 @@ decision decide(const device_table& t, backend b, dtype type, std::int64_t rows,
     d.timed = find_timed(key);
   }
   const std::vector<dispatch_entry>& entries = table.by_dtype[std::size_t(type)];
-  d.vote = vote_for(entries, rows, L, pad_left, pad_right, type, time_now ? detail::autotune_finalists : 1);
+  d.vote = vote_for(entries, key.rows, key.L, key.pad_left, key.pad_right, type, time_now ? detail::autotune_finalists : 1);
   if (d.timed && d.timed->inst && d.timed->failed.empty()) {
     d.by = decided_by::timed, d.inst = d.timed->inst;
     return d;
   }
   if (!d.vote.inst) {
-    d.by = decided_by::built_in, d.inst = &default_instantiation(type, L);
+    d.by = decided_by::built_in, d.inst = &default_instantiation(type, key.L);
     return d;
   }
   d.by = decided_by::vote, d.inst = d.vote.inst;

@@ -45,11 +45,15 @@ struct launch_context {
   cudaStream_t stream = nullptr;
 };
 
-/// The kernel for a shape on backend b with table t, in this order: its exact entry; the rule for
-/// a tiny problem (tiny_rule.hpp); with first-use timing on, the kept one of the vote's finalists
-/// (timed now by a launch that is the shape's first, not in capture); the vote's choice; the
-/// built-in default.
-decision decide(const device_table& t, backend b, dtype type, std::int64_t rows, std::int64_t L, std::int64_t pad_left,
-                std::int64_t pad_right, const launch_context* launch);
+/// What serves a shape whatever the vote and first-use timing say: its exact entry (then *entry
+/// is set), else on a GPU the rule's kernel for a tiny problem (tiny_rule.hpp); nullptr for
+/// neither. Cheap: a launch asks it before its thread's recent choices, which it never fills.
+const instantiation* fixed_choice(const lookup_table& t, backend b, dtype type, std::int64_t rows, std::int64_t L,
+                                  std::int64_t pad_left, std::int64_t pad_right, const dispatch_entry** entry = nullptr);
+
+/// The kernel for shape `key` with table t, in this order: fixed_choice; with first-use timing on
+/// (`timing_on`, key.device then the device's), the kept one of the vote's finalists (timed now by
+/// a launch that is the shape's first, not in capture); the vote's choice; the built-in default.
+decision decide(const device_table& t, const shape_key& key, bool timing_on, const launch_context* launch);
 
 }  // namespace padtune::detail

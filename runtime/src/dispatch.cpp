@@ -3,9 +3,9 @@
 // for a tiny problem, first-use timing's kept finalist, the vote, the built-in default) and
 // launches it through the registry; explain_dispatch puts the same decision in words.
 //
-// Fast path (every call after the first on a device): cudaGetDevice, one atomic load, then the
-// thread's recent choices (16 shapes), else the decision (the exact entries' scan, then the vote: a
-// scan over the entries of the call's dtype). Everything else happens once, under a mutex. With
+// Fast path (every call after the first on a device): cudaGetDevice, one atomic load, the exact
+// entries' scan and the tiny rule's test, then the thread's recent choices (16 shapes), else the
+// decision (the vote: a scan over the entries of the call's dtype). Everything else happens once, under a mutex. With
 // first-use timing on (first_use.hpp), a shape's first call times the vote's finalists and later
 // calls find the choice under a second mutex, or in the thread's recent choices.
 #include "padtune/enqueue.hpp"
@@ -68,16 +68,17 @@ struct recent_choices {
   }
 };
 
-/// The kernel for problem p (its rows `rows`) on backend b: the thread's recent choice for the
-/// shape, else the decision.
+/// The kernel for problem p (its rows `rows`) on backend b: its exact entry or the tiny rule's,
+/// else the thread's recent choice for the shape, else the decision.
 const instantiation& choose(const device_table& t, const problem& p, std::int64_t rows, backend b, cudaStream_t stream) {
+  if (const instantiation* fixed = detail::fixed_choice(*t.table, b, p.type, rows, p.L, p.pad_left, p.pad_right)) return *fixed;
   const bool timing = autotune_on(&t);
   thread_local recent_choices recent;
   recent_choices::choice key{{t.table, b, timing ? device_of(b) : -1, p.type, rows, p.L, p.pad_left, p.pad_right}, timing};
   if (const instantiation* known = recent.find(key)) return *known;
   const launch_context launch{&p, stream};
-  const decision d = decide(t, b, p.type, rows, p.L, p.pad_left, p.pad_right, &launch);
-  if (d.keep && d.timing_on == timing) {
+  const decision d = detail::decide(t, key.shape, timing, &launch);
+  if (d.keep) {
     key.inst = d.inst;
     recent.add(key);
   }
@@ -126,7 +127,8 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
   const device_table& dt = table_for(b, false);
   const lookup_table& t = *dt.table;
   const bucket where = bucket_of(sizes.rows, L, pad_left, type);
-  const decision d = decide(dt, b, type, sizes.rows, L, pad_left, pad_right, nullptr);
+  const bool timing = autotune_on(&dt);
+  const decision d = detail::decide(dt, {&t, b, timing ? device_of(b) : -1, type, sizes.rows, L, pad_left, pad_right}, timing, nullptr);
 
   dispatch_choice c;
   c.table = t.source;
@@ -151,9 +153,9 @@ dispatch_choice explain_dispatch(std::int64_t B, std::int64_t C, std::int64_t L,
     case decided_by::rule:
       c.served_by = "rule";
       c.reason = fmt::format("the rule for tiny problems: {} bytes of dy plus dx in {} rows (at most {} in at most {}) are "
-                             "launch-bound, and {} bo{} t{} runs them within 5% of the best on the H100 and the H200; the "
-                             "table ({}) is not asked",
-                             sizes.rows * (2 * L + pad_left + pad_right) * std::int64_t(size_of(type)), sizes.rows,
+                             "launch-bound, and {} bo{} t{} runs them within 1.05 of the best kernel on every such shape of the H100's "
+                             "and the H200's sweeps; the table ({}) is not asked",
+                             sizes.dx_bytes() + sizes.dy_bytes(), sizes.rows,
                              detail::tiny_payload_bytes, detail::tiny_rows, detail::tiny_variant, detail::tiny_block_ol,
                              detail::tiny_threads, t.source);
       break;

@@ -86,7 +86,7 @@ mkfifo "$dir/nobody.fifo"
 #     seconds, so no sleep decides the test.
 "$padtune" run --backend host --shape 2,4,8,2,3 --dtype f32 --dx "$dir/nobody.fifo" > "$dir/fifo_term.out" 2>&1 &
 runner=$!
-for _ in $(seq 1200); do grep -q "is a FIFO with no reader: waiting" "$dir/fifo_term.out" && break; sleep 0.05; done
+for _ in $(seq 1200); do grep -q "has no reader yet: waiting for one" "$dir/fifo_term.out" && break; sleep 0.05; done
 kill -TERM "$runner"
 rc=0
 wait "$runner" || rc=$?

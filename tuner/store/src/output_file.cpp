@@ -94,17 +94,21 @@ int open_stream(const output_target& out, const std::atomic<bool>* interrupted) 
     if (fd < 0) throw io_error(fmt::format("{}: cannot be written: {}", out.name(), os_error(errno)));
     return fd;
   }
-  for (bool told = false;; told = true) {
+  for (bool told = false;;) {
     const int fd = ::open(out.target.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd >= 0) {
       ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
       return fd;
     }
-    if (errno != ENXIO && errno != EINTR) throw io_error(fmt::format("{}: cannot be opened for writing: {}", out.name(), os_error(errno)));
+    const int e = errno;
+    if (e != ENXIO && e != EINTR) throw io_error(fmt::format("{}: cannot be opened for writing: {}", out.name(), os_error(e)));
     if (interrupted && interrupted->load())
       throw interrupted_error(fmt::format("{}: interrupted while waiting for a reader; nothing was written", out.name()));
-    // ENXIO: a FIFO with no reader yet. Said once, so that a run that seems to hang says why.
-    if (!told) print_error("padtune: {} is a FIFO with no reader: waiting for one (SIGINT or SIGTERM stops)\n", out.name());
+    // ENXIO: no reader yet (a FIFO's). Said once, so that a run that seems to hang says why.
+    if (e == ENXIO && !told) {
+      print_error("padtune: {} has no reader yet: waiting for one (SIGINT or SIGTERM stops)\n", out.name());
+      told = true;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
 }
