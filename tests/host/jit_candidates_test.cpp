@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "padtune/search/jit_candidates.hpp"
+#include "padtune/candidates/jit_candidates.hpp"
 #include "padtune/search/tune.hpp"
 
 namespace padtune::tuner {

@@ -9,7 +9,7 @@
 #include <iostream>
 #include <memory>
 
-#include "padtune/search/jit_candidates.hpp"
+#include "padtune/candidates/jit_candidates.hpp"
 #include "padtune/isolate/worker.hpp"
 
 namespace padtune::tuner {

@@ -9,7 +9,7 @@
 #include <optional>
 #include <tuple>
 
-#include "padtune/search/jit_candidates.hpp"
+#include "padtune/candidates/jit_candidates.hpp"
 
 namespace padtune::tuner {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "padtune/detail/input.hpp"
 #include "padtune/search/id_filter.hpp"
-#include "padtune/search/jit_candidates.hpp"
+#include "padtune/candidates/jit_candidates.hpp"
 #include "padtune/store/output_file.hpp"
 #include "padtune/store/table_file.hpp"
 #include "padtune/search/sweep.hpp"

@@ -20,7 +20,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "padtune/search/jit_candidates.hpp"
+#include "padtune/candidates/jit_candidates.hpp"
 #include "tune_run.hpp"
 
 namespace padtune::tuner::detail {

@@ -1,4 +1,4 @@
-#include "padtune/search/jit_candidates.hpp"
+#include "padtune/candidates/jit_candidates.hpp"
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
