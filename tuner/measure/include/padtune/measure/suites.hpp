@@ -30,14 +30,23 @@ inline std::vector<suite_shape> perf_suite() {
 /// The forward pads as backward problems (padtune.enable(): F.pad(x, (l, r)) is dy = x, pads (-l, -r)):
 /// F<k> pads P<k>'s dx by P<k>'s pads (F10, P10's 16 GB, is left out), C1-C4 are causal
 /// convolutions' left pads d*(k-1) on long rows.
-inline std::vector<suite_shape> forward_suite() {
+/// P1-P9 made into another suite: `letter`<k> is shape_of(P<k>'s shape). P10 (16 GB) is left out.
+template <class ShapeOf>
+std::vector<suite_shape> from_perf_suite(const char* suite, char letter, ShapeOf shape_of) {
   std::vector<suite_shape> v;
   for (const suite_shape& p : perf_suite()) {
     if (p.tag == "P10") continue;
     std::string tag = p.tag;
-    tag[0] = 'F';  // not "F" + substr: GCC 12 warns falsely of an overlapping copy there (-Wrestrict)
-    v.push_back({"forward", tag, {p.s.B, p.s.C, p.s.L + p.s.pad_left + p.s.pad_right, -p.s.pad_left, -p.s.pad_right}});
+    tag[0] = letter;  // not letter + substr: GCC 12 warns falsely of an overlapping copy there (-Wrestrict)
+    v.push_back({suite, tag, shape_of(p.s)});
   }
+  return v;
+}
+
+inline std::vector<suite_shape> forward_suite() {
+  std::vector<suite_shape> v = from_perf_suite("forward", 'F', [](const shape5& s) {
+    return shape5{s.B, s.C, s.L + s.pad_left + s.pad_right, -s.pad_left, -s.pad_right};
+  });
   v.push_back({"forward", "C1", {16, 128, 16384 + 2, -2, 0}});
   v.push_back({"forward", "C2", {16, 128, 16384 + 1024, -1024, 0}});
   v.push_back({"forward", "C3", {8, 256, 32768 + 8, -8, 0}});
@@ -55,15 +64,9 @@ inline constexpr long long narrowed_offset = 16, narrowed_extra = 64;
 /// left out: P10's rows are 4 MiB long, where 64 more columns change nothing, and its 16 GB would
 /// be the sweep's largest shape twice over.
 inline std::vector<suite_shape> narrowed_suite() {
-  std::vector<suite_shape> v;
-  for (const suite_shape& p : perf_suite()) {
-    if (p.tag == "P10") continue;
-    std::string tag = p.tag;
-    tag[0] = 'N';  // not "N" + substr: GCC 12 warns falsely of an overlapping copy there (-Wrestrict)
-    v.push_back({"narrowed", tag,
-                 {p.s.B, p.s.C, p.s.L, p.s.pad_left + narrowed_offset, p.s.pad_right + narrowed_extra - narrowed_offset}});
-  }
-  return v;
+  return from_perf_suite("narrowed", 'N', [](const shape5& s) {
+    return shape5{s.B, s.C, s.L, s.pad_left + narrowed_offset, s.pad_right + narrowed_extra - narrowed_offset};
+  });
 }
 
 /// The suite a name gives ("perf", "forward", "narrowed" or "sweep"); empty for any other name.
