@@ -20,6 +20,7 @@ wait "$pid" || rc=$?
 [ "$rc" -eq 130 ] || { echo "FAIL: exit $rc after SIG$signal, expected 130"; exit 1; }
 if pgrep -f -- "__worker .*--parent $pid\$" > /dev/null; then echo "FAIL: a worker outlived its run"; exit 1; fi
 "$padtune" show "$dir/host-emulation.json" | grep -q PARTIAL || { echo "FAIL: the table is not marked partial"; exit 1; }
+if grep -q '"status":"launch_failed"' "$cache"; then echo "FAIL: the interrupt was recorded as a launch failure"; grep -m2 launch_failed "$cache"; exit 1; fi
 finished=$(( $(wc -l < "$cache") - 1 ))
 out=$("$padtune" tune --backend host --results-dir "$dir" "$@" 2>&1)
 echo "$out" | grep -qE " measured, $finished from the cache, 0 failed" || {

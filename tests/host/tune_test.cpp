@@ -3,10 +3,13 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <thread>
 #include <set>
 
 #include "padtune/store/errors.hpp"
@@ -191,6 +194,36 @@ TEST(Tune, AnInterruptedRunWritesAPartialTable) {
   EXPECT_TRUE(r.wrote_table);
   EXPECT_GT(r.measured, 0u);
   EXPECT_FALSE(read_table(r.table_path).complete);
+}
+
+// SIGINT while an isolated worker opens the next shape's workspace (a large one: the opening takes
+// long enough for the stop to fall in it) ends the run with nothing recorded for that shape. Once
+// it was recorded as launch_failed for every candidate, which the resumed run redid (CI: "expected
+// 106 from the cache").
+TEST(Tune, AnInterruptWhileAWorkerOpensAWorkspaceRecordsNoFailure) {
+  const auto dir = fresh_tune_dir("interrupted_open");
+  tune_options o = quick_options(dir);
+  o.dtypes = {dtype::f32};
+  o.sizes = {{2, 4, 8, 2, 3}, {1, 64, 1 << 18, 1, 1}};  // then 64 MB of dy to fill in the worker
+  o.worker_command = {PADTUNE_FAULT_CLI, "__worker", "--backend", "host"};
+  std::atomic<bool> stop{false};
+  o.interrupted = &stop;
+  std::thread stopper;
+  const tune_report r = run_tune(o, [&](std::size_t, std::size_t, double, const std::string& what) {
+    if (what.find("(2,4,8,2,3): done") != std::string::npos)
+      stopper = std::thread([&] { std::this_thread::sleep_for(std::chrono::milliseconds(20)), stop = true; });
+  });
+  ASSERT_TRUE(stopper.joinable()) << "the first shape never finished";
+  stopper.join();
+  EXPECT_TRUE(r.interrupted);
+  EXPECT_EQ(r.failed, 0u);
+  std::ifstream cache(r.cache_path);
+  std::size_t records = 0;
+  for (std::string line; std::getline(cache, line);) {
+    EXPECT_EQ(line.find("launch_failed"), std::string::npos) << line.substr(0, 300);
+    records += line.find("\"status\"") != std::string::npos;
+  }
+  EXPECT_EQ(records, r.measured);
 }
 
 TEST(Tune, AnInterruptedRunThatMeasuredNothingChangesNoFile) {

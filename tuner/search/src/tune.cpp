@@ -252,6 +252,9 @@ void tune_run::measure(model_run& model, const shape_work& w, const measure_sett
     const phase_timer clock(report_.phases.workspaces);
     ws = make_workspace(type, s);
   } catch (const std::exception& e) {
+    // An interrupt while an isolated worker opens the workspace is no launch failure: recorded,
+    // it would be redone on resume and counted as a failure in the partial table.
+    if (stopped()) throw;
     for (const instantiation* i : w.missing) record(model, {i->id, type, s, "launch_failed", std::string("workspace: ") + e.what(), {}}, true);
     if (w.floor) record(model, {memcpy_floor_id, type, s, "launch_failed", std::string("workspace: ") + e.what(), {}}, true);
     tell(where + ": " + e.what());
