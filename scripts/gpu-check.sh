@@ -11,7 +11,7 @@
 #   tune      padtune tune over the default sweep (resumes from results/<gpu>.cache.jsonl);
 #             TUNE_SECONDS bounds it (default 480), TUNE_ARGS adds options
 #   budget    padtune tune --budget BUDGET_SECONDS (default 60) into a scratch folder, compared with
-#             the exhaustive cache in results/ (scripts/compare-tables.py)
+#             the exhaustive cache in results/ (lab/bin/compare-tables)
 #   mpi       the default sweep on one GPU, then under `mpirun -np MPI_RANKS` (default: every GPU
 #             here), each from an empty cache: both times, and each table's winners against the
 #             one-GPU cache (the one-GPU table's own figure is the noise to compare with);
@@ -20,12 +20,12 @@
 #             cost without a team); every run's log says where its time went
 #   jit       padtune tune --jit over the performance suite (JIT_ARGS, default: f32, rowtile and flat):
 #             JIT kernels with the pads compiled in against the ahead-of-time ones, jit.md
-#             (scripts/compare-jit.py), the tune's log in jit.log
+#             (lab/bin/compare-jit), the tune's log in jit.log
 #   bench     the dispatcher's overhead benchmark
 #   peers     padtune_bench over the performance suite and the peers (PyTorch, Triton) in one run:
-#             bench.json, peers.json, peers.md (scripts/compare-peers.py)
+#             bench.json, peers.json, peers.md (lab/bin/compare-peers)
 #   sweep     padtune_bench over the sweep of row lengths and row counts: bench-sweep.json
-#   plots     scripts/plot: peers-gbps.png, table-heatmap.png (after peers)
+#   plots     lab/bin/plot: peers-gbps.png, table-heatmap.png (after peers)
 #   profile   Nsight Compute on the dispatcher's pick for P1 f32 and P6 bf16: DRAM bytes vs the
 #             contract (scripts/profile-ncu.sh): ncu.txt
 #   perf      every candidate on the performance suite (padtune_bench --padtune_print_suite=perf),
@@ -87,7 +87,7 @@ for step in $steps; do
       build/gpu/tuner/padtune tune --backend cuda --budget "${BUDGET_SECONDS:-60}" --results-dir /tmp/padtune-budget \
         > /dev/null 2> "$out/budget.log" || failed=1
       tail -1 "$out/budget.log" | tee -a "$summary"
-      python3 scripts/compare-tables.py results/*.cache.jsonl /tmp/padtune-budget/*.json 2>&1 | tee -a "$summary" ;;
+      python3 lab/bin/compare-tables results/*.cache.jsonl /tmp/padtune-budget/*.json 2>&1 | tee -a "$summary" ;;
     mpi)
       ranks=${MPI_RANKS:-$(nvidia-smi -L | wc -l)}
       say "== padtune tune on one GPU, then mpirun -np $ranks padtune tune${MPI_TUNE_ARGS:+ ($MPI_TUNE_ARGS)}"
@@ -110,9 +110,9 @@ for step in $steps; do
       say "$ranks independent --shard processes, one GPU each: $(seconds_since "$t0") s"
       grep -E ' measured, |time: ' "$out"/mpi-shard-*.log | tee -a "$summary"
       say "one-GPU table against the one-GPU cache (the noise):"
-      python3 scripts/compare-tables.py /tmp/padtune-one/*.cache.jsonl /tmp/padtune-one/*.json 2>&1 | tee -a "$summary"
+      python3 lab/bin/compare-tables /tmp/padtune-one/*.cache.jsonl /tmp/padtune-one/*.json 2>&1 | tee -a "$summary"
       say "mpirun table against the one-GPU cache:"
-      python3 scripts/compare-tables.py /tmp/padtune-one/*.cache.jsonl /tmp/padtune-mpi/*.json 2>&1 | tee -a "$summary" ;;
+      python3 lab/bin/compare-tables /tmp/padtune-one/*.cache.jsonl /tmp/padtune-mpi/*.json 2>&1 | tee -a "$summary" ;;
     perf)
       say "== the performance suite, every candidate"
       build/gpu/bench/padtune_bench --padtune_print_suite=perf > /tmp/padtune-perf-suite.txt
@@ -127,7 +127,7 @@ for step in $steps; do
         --sizes /tmp/padtune-perf-suite.txt ${JIT_ARGS:---dtype f32 --variant rowtile flat} --results-dir /tmp/padtune-jit \
         > /dev/null 2> "$out/jit.log" || failed=1
       tail -3 "$out/jit.log" | tee -a "$summary"
-      python3 scripts/compare-jit.py /tmp/padtune-jit/*.cache.jsonl > "$out/jit.md" || failed=1
+      python3 lab/bin/compare-jit /tmp/padtune-jit/*.cache.jsonl > "$out/jit.md" || failed=1
       tail -1 "$out/jit.md" | tee -a "$summary" ;;
     isolation)
       say "== isolation overhead: one small tune isolated, then in process"
@@ -145,7 +145,7 @@ for step in $steps; do
         2>&1 | grep -E "median|ERROR" | tee -a "$summary" ;;
     peers)
       say "== padtune_bench (performance suite) and the peers"
-      python3 scripts/compare-peers.py --bench build/gpu/bench/padtune_bench --out "$out" \
+      python3 lab/bin/compare-peers --bench build/gpu/bench/padtune_bench --out "$out" \
         > /tmp/padtune-peers.log 2>&1 || { failed=1; cp /tmp/padtune-peers.log "$out/"; }
       tail -2 /tmp/padtune-peers.log | tee -a "$summary" ;;
     sweep)
@@ -156,7 +156,7 @@ for step in $steps; do
       grep 'ERROR OCCURRED' /tmp/padtune-sweep.log | head -5 | tee -a "$summary" ;;
     plots)
       say "== plots"
-      python3 scripts/plot --peers "$out/peers.json" --table results/nvidia-h200.json --out "$out" 2>&1 \
+      python3 lab/bin/plot --peers "$out/peers.json" --table results/nvidia-h200.json --out "$out" 2>&1 \
         | tee -a "$summary" || failed=1 ;;
     profile)
       say "== Nsight Compute, DRAM bytes against the contract"

@@ -4,7 +4,7 @@
 // serves that shape for the rest of the process. On the 552 held-out shapes of the H200 (seeds
 // 1-13), the best of the vote's first 12 is within 1.032 of the shape's best measured kernel, where
 // the vote's first alone is within 1.36, and its first 8 within 1.050
-// (experiments/dispatch-study/finalists.py).
+// (lab/experiments/dispatch-study/finalists.py).
 #include <cuda_runtime_api.h>
 
 #include <cstddef>

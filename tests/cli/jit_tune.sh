@@ -2,7 +2,7 @@
 # padtune tune --jit on a GPU: f32 over two small shapes with two pads, rowtile and flat, JIT twins
 # included. Checks: exit 0; a table with entries that show reads back; JIT rows in the cache, each
 # on a shape with its own pads, some measured ok; the summary line of which won where, and
-# scripts/compare-jit.py's table of both shapes.
+# lab/bin/compare-jit's table of both shapes.
 # Usage: jit_tune.sh PADTUNE SCRATCH_DIR
 set -uo pipefail
 padtune=$1 dir=$2
@@ -33,6 +33,6 @@ entries = json.load(open(sys.argv[2]))["entries"]
 assert entries, "the table has no entries"
 print(f"{len(ok)} of {len(jit)} JIT rows ok; JIT won {sum(e['winner']['id'].startswith('jit__') for e in entries)} of {len(entries)} entries")
 PY
-python3 "$(dirname "$0")/../../scripts/compare-jit.py" "$cache" > "$dir/compare" || fail "scripts/compare-jit.py failed"
+python3 "$(dirname "$0")/../../lab/bin/compare-jit" "$cache" > "$dir/compare" || fail "lab/bin/compare-jit failed"
 grep -q "JIT fastest on [0-9]* of 2 shapes" "$dir/compare" || { cat "$dir/compare"; fail "compare-jit.py: no summary of 2 shapes"; }
 tail -1 "$dir/err"

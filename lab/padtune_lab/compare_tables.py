@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""How close a table's winners come to the best of an exhaustive run.
+
+Usage: lab/bin/compare-tables EXHAUSTIVE.cache.jsonl TABLE.json [--within 0.03]
+       lab/bin/compare-tables EXHAUSTIVE.cache.jsonl TABLE.json --against EXHAUSTIVE.json
+
+For every entry of TABLE (for example from the default `padtune tune`, or `--budget S`), looks up
+the exhaustive run's median of that winner on the entry's shape, and the best median of any
+candidate there, and prints the ratio. Exits 1 if any winner is more than --within slower than the
+exhaustive best.
+
+With --against (the exhaustive run's own table): per shape that both tables hold an entry for,
+TABLE's winner over the exhaustive table's winner there, each timed by the exhaustive run; then the
+geometric mean over those entries and the worst. That is how a faster search is judged side by
+side with the exhaustive one (issue 23: 1.01 and 1.03). A table has an entry per measured shape;
+older tables had one per bucket, at one of its shapes, and compare at that shape.
+"""
+import argparse
+import json
+import math
+import sys
+
+from padtune_lab.cache import MEMCPY_FLOOR, read_ok
+
+
+def key(dtype, shape):
+    return (dtype, tuple(shape))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("cache")
+    ap.add_argument("table")
+    ap.add_argument("--within", type=float, default=0.03)
+    ap.add_argument("--against", help="the exhaustive run's table: compare winners entry by entry")
+    a = ap.parse_args()
+
+    medians = {k: {i: t for i, t in by_id.items() if i != MEMCPY_FLOOR} for k, by_id in read_ok(a.cache).items()}
+    with open(a.table) as f:
+        table = json.load(f)
+
+    if a.against:
+        with open(a.against) as f:
+            sys.exit(against(medians, table, json.load(f)))
+    ratios = []
+    for e in table["entries"]:
+        times = medians.get(key(e["dtype"], e["shape"]))
+        if not times or e["winner"]["id"] not in times:
+            print(f"{e['dtype']} {e['bucket']}: no exhaustive measurement of {e['winner']['id']}")
+            continue
+        r = times[e["winner"]["id"]] / min(times.values())
+        ratios.append((r, e["dtype"], e["bucket"], e["winner"]["id"]))
+    if not ratios:
+        sys.exit("no entry of the table was measured by the exhaustive run")
+    ratios.sort(reverse=True)
+    within = sum(1 for r in ratios if r[0] <= 1 + a.within)
+    print(f"{len(ratios)} entries: {within} within {a.within:.0%} of the exhaustive best; "
+          f"mean {sum(r[0] for r in ratios) / len(ratios):.4f}x, worst {ratios[0][0]:.4f}x")
+    for r, dtype, bucket, wid in ratios[:5]:
+        print(f"  {r:.4f}x  {dtype} {bucket} {wid}")
+    sys.exit(0 if within == len(ratios) else 1)
+
+
+def problem(e):
+    """An entry's place: its dtype and problem (rows, L, pads), however B and C split the rows."""
+    B, C, L, pad_left, pad_right = e["shape"]
+    return (e["dtype"], B * C, L, pad_left, pad_right)
+
+
+def against(medians, table, exhaustive):
+    """Prints the side-by-side figures; returns the exit code (1: no shape in common)."""
+    theirs = {problem(e): e["winner"]["id"] for e in exhaustive["entries"] if not e.get("exact")}
+    rows = []
+    for e in table["entries"]:
+        k = problem(e)
+        times = medians.get(key(e["dtype"], e["shape"]), {})
+        if e.get("exact") or k not in theirs or e["winner"]["id"] not in times or theirs[k] not in times:
+            continue
+        rows.append((times[e["winner"]["id"]] / times[theirs[k]], e["dtype"], e["bucket"], e["winner"]["id"], theirs[k]))
+    if not rows:
+        print("no shape of the table is in the exhaustive table with measurements of both winners")
+        return 1
+    rows.sort(reverse=True)
+    geomean = math.exp(sum(math.log(r[0]) for r in rows) / len(rows))
+    same = sum(1 for r in rows if r[3] == r[4])
+    print(f"{len(rows)} entries side by side: the same winner in {same}; this table's winner over the exhaustive "
+          f"table's, timed by the exhaustive run: geomean {geomean:.4f}, worst {rows[0][0]:.4f} "
+          f"({rows[0][1]} {rows[0][2]}), best {rows[-1][0]:.4f}")
+    for r, dtype, bucket, mine, exh in rows[:5]:
+        print(f"  {r:.4f}  {dtype} {bucket}: {mine} against {exh}")
+    return 0
+
+
+if __name__ == "__main__":
+    main()
