@@ -122,6 +122,26 @@ TEST(JitKernel, IdNamesDtypeConstantsAndVariant) {
             "constant_pad1d_backward__f32__2__3__1024__seed__t128__w4");
 }
 
+TEST(JitKernel, AnIdReadsBackAsTheKernelItNames) {
+  const kernel made[] = {kernel(dtype::f64, 0, 0, 16), kernel(dtype::f16, -1, 4, 64),
+                         kernel(dtype::bf16, -1, 4, 1024, {"rowtile"}), kernel(dtype::f32, 2, 3, 1024, {"flatvec", 128, 8}),
+                         kernel(dtype::f32, 2, 3, 1024, {"seed", 128}), kernel(dtype::f32, 7, -2, 512, {"flat"}).with_fill(0x3f800000)};
+  for (const kernel& k : made) {
+    const std::optional<kernel> back = parse_kernel_id(k.id());
+    ASSERT_TRUE(back) << k.id();
+    EXPECT_EQ(back->id(), k.id());
+    EXPECT_EQ(back->hash(), k.hash()) << k.id();
+    EXPECT_EQ(back->fill(), k.fill()) << k.id();
+  }
+  for (const char* id : {"", "constant_pad1d_backward__f32__2__3", "constant_pad1d_backward__f99__2__3__16",
+                         "constant_pad1d_backward__f32__2__x__16", "constant_pad1d_backward__f32__02__3__16",
+                         "constant_pad1d_backward__f32__2__3__16__fill0",           // fill 0 is not spelled
+                         "constant_pad1d_backward__f32__2__3__16__fillzz",
+                         "constant_pad1d_backward__f16__2__3__16__fill3f800000",    // bits beyond a 2-byte element
+                         "constant_pad1d_backward__f32__2__3__1024__fastest__t128__w16", "other__f32__2__3__16"})
+    EXPECT_FALSE(parse_kernel_id(id)) << id;
+}
+
 TEST(JitKernel, HashFollowsSourceAndConstants) {
   const ConstantPad1dBackward<float> k(2, 3, 16);
   EXPECT_EQ(k.hash().size(), 16u);

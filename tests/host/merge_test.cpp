@@ -6,7 +6,7 @@
 #include <fstream>
 #include <set>
 
-#include "padtune/store/merge.hpp"
+#include "padtune/select/merge.hpp"
 #include "padtune/store/output_file.hpp"
 #include "padtune/padtune.hpp"
 #include "padtune/search/tune.hpp"

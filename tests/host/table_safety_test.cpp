@@ -13,7 +13,7 @@
 #include "padtune/detail/nearest_table.hpp"
 #include "padtune/search/id_filter.hpp"
 #include "padtune/store/file_lock.hpp"
-#include "padtune/store/merge.hpp"
+#include "padtune/select/merge.hpp"
 #include "padtune/store/table_file.hpp"
 #include "quick_tune.hpp"
 

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "padtune/store/file_lock.hpp"
-#include "padtune/store/merge.hpp"
+#include "padtune/select/merge.hpp"
 #include "padtune/store/output_file.hpp"
 #include "padtune/store/table_file.hpp"
 #include "commands.hpp"

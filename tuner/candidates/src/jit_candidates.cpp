@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <charconv>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -98,44 +97,15 @@ std::string_view stable_variant_name(const std::string& v) {
   return "jit";  // unreachable: the kernel accepted only known variants
 }
 
-template <class Int>
-bool parse_int(std::string_view text, Int& out) {
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
-  return ec == std::errc{} && end == text.data() + text.size();
-}
-
 }  // namespace
 
 std::string jit_id_of(const jit::kernel& k) { return std::string(jit_id_prefix) + k.id(); }
 
 std::optional<jit::kernel> parse_jit_id(std::string_view id) {
   if (!is_jit_id(id)) return std::nullopt;
-  std::vector<std::string_view> f;
-  for (std::string_view rest = id.substr(jit_id_prefix.size());;) {
-    const std::size_t cut = rest.find("__");
-    f.push_back(rest.substr(0, cut));
-    if (cut == std::string_view::npos) break;
-    rest = rest.substr(cut + 2);
-  }
-  // name, dtype, pad_left, pad_right, BLOCK_OL [, variant, t<threads>, w<width>]
-  if ((f.size() != 5 && f.size() != 8) || f[0] != "constant_pad1d_backward") return std::nullopt;
-  const std::optional<dtype> type = parse_dtype(std::string(f[1]));
-  std::int32_t pl = 0, pr = 0, bo = 0;
-  if (!type || !parse_int(f[2], pl) || !parse_int(f[3], pr) || !parse_int(f[4], bo)) return std::nullopt;
-  jit::variant_choice choice;
-  if (f.size() == 8) {
-    if (f[6].substr(0, 1) != "t" || f[7].substr(0, 1) != "w" || !parse_int(f[6].substr(1), choice.max_threads) ||
-        !parse_int(f[7].substr(1), choice.width))
-      return std::nullopt;
-    choice.variant = std::string(f[5]);
-  }
-  try {
-    jit::kernel k(*type, pl, pr, bo, choice);
-    if (jit_id_of(k) != id) return std::nullopt;  // not the canonical spelling of that kernel
-    return k;
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  std::optional<jit::kernel> k = jit::parse_kernel_id(id.substr(jit_id_prefix.size()));
+  if (k && k->fill() != 0) return std::nullopt;  // candidates are timed with fill 0
+  return k;
 }
 
 std::vector<jit::kernel> plan_jit_twins(dtype type, const std::vector<const instantiation*>& aot,

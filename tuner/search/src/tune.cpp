@@ -226,7 +226,7 @@ shape_work tune_run::triage(model_run& model, dtype type, const shape5& s) {
   auto reusable = [&](const std::string& id) -> const measurement* {
     const measurement* c = model.cache->find(measurement_key(id, type, s));
     if (!c || c->status == "ok") return c;
-    if (c->status == "pruned" && !o_.exhaustive && !o_.budget_seconds) return c;  // screened out: final for this search
+    if (c->status == "pruned" && strategy_->pruned_is_final()) return c;
     if (id == memcpy_floor_id) return nullptr;
     if (c->status == "verify_failed" || c->status == "fault") return c;
     if (c->status == "timeout" && !(isolated() && o_.candidate_timeout_seconds > c->limit_seconds)) return c;
@@ -240,6 +240,42 @@ shape_work tune_run::triage(model_run& model, dtype type, const shape5& s) {
   else w.floor = true;
   return w;
 }
+
+/// A strategy's steps on one shape, over the run's model, workspace and settings.
+class shape_steps_of_run final : public shape_steps {
+ public:
+  shape_steps_of_run(tune_run& run, model_run& model, workspace& ws, dtype type, const shape5& s, const measure_settings& m)
+      : run_(run), model_(model), ws_(ws), type_(type), s_(s), m_(m) {}
+  bool stopped() const override { return run_.stopped(); }
+  void measure_in_full(const instantiation& i) override {
+    run_.measure_one(model_, ws_, type_, s_, i, m_);
+    run_.tell(shape_text(type_, s_) + " " + i.id);
+  }
+  rough verified(const std::vector<const instantiation*>& missing) override {
+    return run_.verified_candidates(model_, ws_, type_, s_, missing);
+  }
+  void time_roughly(rough& alive, int samples) override { run_.time_roughly(model_, ws_, type_, s_, alive, m_, samples); }
+  void prune_after(rough& alive, std::size_t keep) override { run_.prune_after(model_, type_, s_, alive, keep); }
+  void time_in_full(const rough& alive) override { run_.time_in_full(model_, ws_, type_, s_, alive, m_); }
+  std::pair<std::size_t, double> timed_in_full_before() const override {
+    std::size_t n = 0;
+    double best = INFINITY;
+    for (const measurement& done : model_.all)
+      if (done.status == "ok" && done.id != memcpy_floor_id && done.type == type_ && done.shape == s_) {
+        best = std::min(best, done.t.cold.median);
+        ++n;
+      }
+    return {n, best};
+  }
+
+ private:
+  tune_run& run_;
+  model_run& model_;
+  workspace& ws_;
+  dtype type_;
+  const shape5& s_;
+  const measure_settings& m_;
+};
 
 void tune_run::measure(model_run& model, const shape_work& w, const measure_settings& m) {
   const dtype type = w.type;
@@ -262,14 +298,8 @@ void tune_run::measure(model_run& model, const shape_work& w, const measure_sett
   }
   if (w.floor)
     survived(model, memcpy_floor_id, type, s, [&] { record(model, {memcpy_floor_id, type, s, "ok", "", timed([&] { return ws->time_memcpy(m); })}, true); });
-  if (o_.budget_seconds) halve(model, *ws, type, s, w.missing, m);
-  else if (!o_.exhaustive) screen(model, *ws, type, s, w.missing, m);
-  else
-    for (const instantiation* i : w.missing) {
-      if (stopped()) break;
-      measure_one(model, *ws, type, s, *i, m);
-      tell(where + " " + i->id);
-    }
+  shape_steps_of_run steps(*this, model, *ws, type, s, m);
+  strategy_->measure(steps, w.missing);
   if (const std::string f = ws->failure(); !f.empty())
     throw std::runtime_error(fmt::format("the device failed while measuring {}: {}", where, f));
   fresh_seconds_ += seconds_since(t0);
@@ -344,49 +374,6 @@ void tune_run::time_in_full(model_run& model, workspace& ws, dtype type, const s
                             const measure_settings& m) {
   for (const auto& [i, t] : alive)
     survived(model, i->id, type, s, [&] { record(model, {i->id, type, s, "ok", "", timed([&] { return ws.time(*i, m); })}, true); });
-}
-
-/// The default search: every verified candidate gets a few samples; those within screen_margin of
-/// the best (of these and of this shape's candidates already timed in full), at least two and at most
-/// max_finalists, get the full rule. The others are kept as "pruned" with their rough numbers, which
-/// do not rank (selection.hpp). Time goes where the candidates are close.
-void tune_run::screen(model_run& model, workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,
-                      const measure_settings& m) {
-  constexpr int screen_samples = 10;
-  constexpr double screen_margin = 0.05;
-  constexpr std::size_t max_finalists = 4;
-  rough alive = verified_candidates(model, ws, type, s, missing);
-  double best = INFINITY;
-  std::size_t timed_in_full = 0;  // this shape's candidates the cache already holds in full (a resumed run)
-  for (const measurement& done : model.all)
-    if (done.status == "ok" && done.id != memcpy_floor_id && done.type == type && done.shape == s) {
-      best = std::min(best, done.t.cold.median);
-      ++timed_in_full;
-    }
-  const std::size_t at_least = timed_in_full >= 2 ? 0 : 2 - timed_in_full;
-  if (alive.size() > at_least) {
-    time_roughly(model, ws, type, s, alive, m, screen_samples);
-    if (!alive.empty()) best = std::min(best, alive.front().second.cold.median);
-    std::size_t keep = 0;
-    while (keep < alive.size() && keep < max_finalists && (keep < at_least || alive[keep].second.cold.median <= best * (1 + screen_margin)))
-      ++keep;
-    prune_after(model, type, s, alive, keep);
-  }
-  time_in_full(model, ws, type, s, alive, m);
-}
-
-/// Successive halving: every verified candidate gets a few samples, the best quarter more, the
-/// best two the full rule. The others are kept as "pruned" with their rough numbers.
-void tune_run::halve(model_run& model, workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,
-                     const measure_settings& m) {
-  rough alive = verified_candidates(model, ws, type, s, missing);
-  const int rounds[] = {3, 10};
-  for (int samples : rounds) {
-    if (alive.size() <= 2) break;
-    time_roughly(model, ws, type, s, alive, m, samples);
-    prune_after(model, type, s, alive, std::max<std::size_t>(2, (alive.size() + 3) / 4));
-  }
-  time_in_full(model, ws, type, s, alive, m);
 }
 
 void tune_run::finish(model_run& model, bool retime_here) {
@@ -478,11 +465,7 @@ std::string phases_text(const tune_phases& p) {
                      "{:.1f} s waiting", p.workspaces, p.verify, p.timing, p.samples, per_sample, p.selection, p.waiting);
 }
 
-std::string search_name(const tune_options& o) {
-  if (o.budget_seconds) return fmt::format("successive halving, budget {} s", *o.budget_seconds);
-  if (o.exhaustive) return "exhaustive";
-  return "screened: the best within 5% of a 10-sample screen, at most 4, timed in full";
-}
+std::string search_name(const tune_options& o) { return detail::make_strategy(o)->name(); }
 
 std::vector<const instantiation*> contenders(dtype type, backend where) {
   std::set<std::string> ids;

@@ -14,6 +14,7 @@
 #include "padtune/search/tune.hpp"
 #include "padtune/team/work_team.hpp"
 #include "padtune/isolate/worker.hpp"
+#include "strategy.hpp"
 
 namespace padtune::tuner::detail {
 
@@ -84,22 +85,15 @@ class tune_run {
   bool survived(model_run& model, const std::string& id, dtype type, const shape5& s, Step&& step);
   void measure_one(model_run& model, workspace& ws, dtype type, const shape5& s, const instantiation& i,
                    const measure_settings& m);
-  // The steps the pruning searches (screen, halve) share. A candidate with its latest rough timing:
-  using rough = std::vector<std::pair<const instantiation*, timing>>;
-  /// The candidates that verify; the others are recorded as verify_failed (or as faults).
+  // The steps a search strategy takes (strategy.hpp), through shape_steps_of_run (tune.cpp).
+  using rough = shape_steps::rough;
+  friend class shape_steps_of_run;
   rough verified_candidates(model_run& model, workspace& ws, dtype type, const shape5& s,
                             const std::vector<const instantiation*>& missing);
-  /// Times each with `samples` L2-cold samples (one that faults leaves), fastest first.
   void time_roughly(model_run& model, workspace& ws, dtype type, const shape5& s, rough& alive, const measure_settings& m,
                     int samples);
-  /// Records the candidates after the first `keep` as "pruned", with their rough numbers, and drops them.
   void prune_after(model_run& model, dtype type, const shape5& s, rough& alive, std::size_t keep);
-  /// Times each with the full rule and records it.
   void time_in_full(model_run& model, workspace& ws, dtype type, const shape5& s, const rough& alive, const measure_settings& m);
-  void screen(model_run& model, workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,
-              const measure_settings& m);
-  void halve(model_run& model, workspace& ws, dtype type, const shape5& s, const std::vector<const instantiation*>& missing,
-             const measure_settings& m);
   /// Selects the model's table and writes it; finalists are re-timed here when `retime_here`,
   /// else their cached timings stand in (a model whose GPU this process does not have).
   void finish(model_run& model, bool retime_here);
@@ -118,6 +112,7 @@ class tune_run {
 
   const tune_options& o_;
   const progress_fn& progress_;
+  const std::unique_ptr<search_strategy> strategy_ = make_strategy(o_);
   std::vector<std::pair<dtype, std::vector<shape5>>> plan_;
   std::map<dtype, std::vector<const instantiation*>> candidates_;
   std::unique_ptr<worker_client> worker_;  ///< isolated runs: the worker, started again after a fault

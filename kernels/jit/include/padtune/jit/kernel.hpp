@@ -2,6 +2,7 @@
 /// A JIT kernel object of the ConstantPad1dBackward family: the seed's surface (name, id, pads,
 /// BLOCK_OL, kernel source, generated entry point, content hash) for any variant of the family.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -96,6 +97,11 @@ class kernel {
   std::uint64_t fill_ = 0;
   std::string id_, kernel_source_, entry_point_source_, source_, hash_;
 };
+
+/// The kernel an id() names, its fill included: the inverse of id(). nullopt for anything that is not
+/// the canonical id of a kernel this family makes (another spelling of the numbers, an unknown
+/// variant, parameters the variant refuses). The tuner names its JIT candidates by these ids.
+std::optional<kernel> parse_kernel_id(std::string_view id);
 
 /// The variants a JIT kernel can be made of, in the order of the registry.
 std::span<const std::string_view> jit_variants();

@@ -11,7 +11,7 @@
 #include "padtune/store/cache.hpp"
 #include "padtune/measure/workspace.hpp"
 #include "padtune/table.hpp"
-#include "padtune/search/selection.hpp"
+#include "padtune/select/selection.hpp"
 #include "padtune/search/sweep.hpp"
 
 namespace padtune::tuner {

@@ -1,4 +1,4 @@
-#include "padtune/store/merge.hpp"
+#include "padtune/select/merge.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 #include <map>
 #include <tuple>
 
-#include "padtune/search/selection.hpp"
+#include "padtune/select/selection.hpp"
 #include "padtune/detail/input.hpp"
 
 namespace padtune::tuner {

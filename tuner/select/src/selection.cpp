@@ -1,4 +1,4 @@
-#include "padtune/search/selection.hpp"
+#include "padtune/select/selection.hpp"
 
 #include <fmt/format.h>
 
