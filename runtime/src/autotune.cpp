@@ -7,6 +7,7 @@
 #include <string>
 
 #include "padtune/cuda_error.hpp"
+#include "padtune/detail/l2_cold_timer.hpp"
 #include "padtune/enqueue.hpp"
 #include "padtune/error.hpp"
 
@@ -42,61 +43,28 @@ class relaxed_capture_mode {
   relaxed_capture_mode& operator=(const relaxed_capture_mode&) = delete;
 };
 
-/// Device memory and events, released on scope exit (after the stream's work, which they serve).
-/// The flush buffer comes from CUDA's stream-ordered pool: no device-wide synchronization, and none
-/// of PyTorch's cached memory is needed; where the pool is not supported, from cudaMalloc.
-struct cuda_scratch {
-  void* flush = nullptr;
-  bool pooled = false;
-  std::size_t flush_bytes = 0;
-  std::vector<cudaEvent_t> events;
-  cudaStream_t stream = nullptr;
-  ~cuda_scratch() {
-    if (flush && pooled) cudaFreeAsync(flush, stream);
-    cudaStreamSynchronize(stream);
-    for (cudaEvent_t e : events) cudaEventDestroy(e);
-    if (flush && !pooled) cudaFree(flush);
-    cudaGetLastError();  // a failure here is not the caller's error
-  }
-};
-
 finalist_timings time_on_cuda(const instantiation* const* finalists, std::size_t count, const problem& p,
                               cudaStream_t stream, int rounds) {
   const relaxed_capture_mode relaxed;
   rounds = std::min(rounds, max_rounds);
-  cuda_scratch s;
-  s.stream = stream;
-  int device = 0, l2 = 0;
-  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
-  check_cuda(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device), "asking the L2 size");
+  // The flush buffer from CUDA's stream-ordered pool: no device-wide synchronization, and none of
+  // PyTorch's cached memory is needed. Where that much memory is not free, the runs are timed with
+  // what L2 holds (l2_flushed says so).
+  l2_cold_timer timer(stream, /*pooled=*/true);
+  check_cuda(timer.status(), "asking the L2 size");
   finalist_timings out;
-  // Twice the L2 written before each run, so that the run reads dy from memory, as it will in a
-  // training step: where that much memory is not free, the runs are timed with what L2 holds.
-  s.flush_bytes = 2 * std::size_t(l2);
-  if (s.flush_bytes && cudaMallocAsync(&s.flush, s.flush_bytes, stream) == cudaSuccess) {
-    s.pooled = true;
-  } else if (s.flush_bytes) {
-    cudaGetLastError();
-    s.flush = nullptr;
-    if (cudaMalloc(&s.flush, s.flush_bytes) != cudaSuccess) {
-      cudaGetLastError();
-      s.flush = nullptr;
-    }
-  }
-  out.l2_flushed = s.flush != nullptr;
-  // Events in pairs, one pair per run, made as the slots are first used: slot k is the first round's
-  // run of finalist k, slot (r + 1) * count + k timed round r's.
+  out.l2_flushed = timer.flushes();
+  // One event pair per run: slot k is the first round's run of finalist k, slot (r + 1) * count + k
+  // timed round r's.
   const auto timed_run = [&](std::size_t slot, std::size_t k) {
-    for (std::size_t e = s.events.size(); e < 2 * slot + 2; ++e)
-      check_cuda(cudaEventCreate(&s.events.emplace_back()), "cudaEventCreate");
-    check_cuda(cudaEventRecord(s.events[2 * slot], stream), "cudaEventRecord");
+    check_cuda(timer.start(slot), "cudaEventRecord");
     run(*finalists[k], backend::cuda, p, stream);
-    check_cuda(cudaEventRecord(s.events[2 * slot + 1], stream), "cudaEventRecord");
+    check_cuda(timer.stop(slot), "cudaEventRecord");
   };
   const auto elapsed_us = [&](std::size_t slot) {
-    float ms = 0;
-    check_cuda(cudaEventElapsedTime(&ms, s.events[2 * slot], s.events[2 * slot + 1]), "cudaEventElapsedTime");
-    return double(ms) * 1e3;
+    double us = 0;
+    check_cuda(timer.elapsed_us(slot, us), "cudaEventElapsedTime");
+    return us;
   };
   // The first round is timed too, roughly, to size the others: small problems (a few microseconds,
   // where noise is a few percent) get more rounds, up to max_rounds, large ones at least `rounds`.
@@ -108,7 +76,7 @@ finalist_timings time_on_cuda(const instantiation* const* finalists, std::size_t
   for (int r = 0; r < rounds; ++r)
     for (std::size_t j = 0; j < count; ++j) {
       const std::size_t k = (j + std::size_t(r)) % count;  // no finalist always runs first or last
-      if (s.flush) check_cuda(cudaMemsetAsync(s.flush, r & 0xff, s.flush_bytes, stream), "the L2 flush");
+      check_cuda(timer.flush(static_cast<unsigned char>(r & 0xff)), "the L2 flush");
       timed_run((std::size_t(r) + 1) * count + k, k);
     }
   check_cuda(cudaStreamSynchronize(stream), "waiting for the timed runs");

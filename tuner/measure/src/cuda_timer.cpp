@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <stdexcept>
 
 #include "padtune/measure/cuda_check.hpp"
@@ -15,31 +14,25 @@ void check_cuda(cudaError_t e, const char* what) {
 }
 
 cuda_timer::cuda_timer() {
-  int dev = 0;
-  check_cuda(cudaGetDevice(&dev), "cudaGetDevice");
-  int l2 = 0;
-  check_cuda(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev), "cudaDeviceGetAttribute(L2)");
-  flush_bytes_ = std::max<std::size_t>(2 * std::size_t(l2), 1 << 20);
   check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
-  check_cuda(cudaEventCreate(&start_), "cudaEventCreate");
-  check_cuda(cudaEventCreate(&stop_), "cudaEventCreate");
-  check_cuda(cudaMalloc(&flush_, flush_bytes_), "cudaMalloc(L2 flush buffer)");
+  cold_ = std::make_unique<detail::l2_cold_timer>(stream_, /*pooled=*/false);
+  check_cuda(cold_->status(), "cudaDeviceGetAttribute(L2)");
+  if (!cold_->flushes()) check_cuda(cudaErrorMemoryAllocation, "cudaMalloc(L2 flush buffer)");  // a tune is never timed warm
 }
 
 cuda_timer& cuda_timer::get() {
-  static cuda_timer t;  // never destroyed before the last sample: it lives until exit
-  return t;
+  // Never destroyed: samples may be taken until exit, and CUDA is torn down at exit before statics.
+  static cuda_timer* const t = new cuda_timer;
+  return *t;
 }
 
-void cuda_timer::flush_l2() { check_cuda(cudaMemsetAsync(flush_, 0x5A, flush_bytes_, stream_), "L2 flush"); }
-
-void cuda_timer::record(cudaEvent_t e) { check_cuda(cudaEventRecord(e, stream_), "cudaEventRecord"); }
+void cuda_timer::flush_l2() { check_cuda(cold_->flush(0x5A), "L2 flush"); }
 
 double cuda_timer::elapsed_us() {
-  check_cuda(cudaEventSynchronize(stop_), "cudaEventSynchronize");
-  float ms = 0;
-  check_cuda(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
-  return double(ms) * 1000.0;
+  check_cuda(cold_->wait(0), "cudaEventSynchronize");
+  double us = 0;
+  check_cuda(cold_->elapsed_us(0, us), "cudaEventElapsedTime");
+  return us;
 }
 
 }  // namespace padtune::tuner

@@ -1,13 +1,16 @@
 #pragma once
 // One timed sample on the GPU: the stream, the events and the L2 flush buffer are made once per
 // process; a sample optionally flushes L2, records events around one enqueue and waits for it.
-// Shared by the tuner's workspace and the benchmarks, so both measure the same way.
+// Shared by the tuner's workspace and the benchmarks, so both measure the same way; the protocol
+// itself is the runtime's (padtune/detail/l2_cold_timer.hpp), which first-use timing uses too.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 
+#include "padtune/detail/l2_cold_timer.hpp"
 #include "padtune/measure/cuda_check.hpp"
 #include "padtune/nvtx.hpp"
 
@@ -19,7 +22,7 @@ class cuda_timer {
   static cuda_timer& get();
 
   cudaStream_t stream() const { return stream_; }
-  std::size_t flush_bytes() const { return flush_bytes_; }
+  std::size_t flush_bytes() const { return cold_->flush_bytes(); }
 
   /// Enqueues an L2 flush (a write of twice the L2 size) on the timer's stream.
   void flush_l2();
@@ -29,12 +32,12 @@ class cuda_timer {
   template <class Name>
   double sample(bool cold, const Name& name, const std::function<cudaError_t(cudaStream_t)>& run) {
     if (cold) flush_l2();
-    record(start_);
+    check_cuda(cold_->start(0), "cudaEventRecord");
     {
       const nvtx_range range(name);
       check_cuda(run(stream_), "timed launch");
     }
-    record(stop_);
+    check_cuda(cold_->stop(0), "cudaEventRecord");
     return elapsed_us();
   }
 
@@ -43,13 +46,10 @@ class cuda_timer {
 
  private:
   cuda_timer();
-  void record(cudaEvent_t e);
   double elapsed_us();
 
   cudaStream_t stream_ = nullptr;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
-  void* flush_ = nullptr;
-  std::size_t flush_bytes_ = 0;
+  std::unique_ptr<detail::l2_cold_timer> cold_;
 };
 
 }  // namespace padtune::tuner
