@@ -1,6 +1,6 @@
 """padtune as the kernel of every eager constant pad: aten::constant_pad_nd (F.pad, nn.ConstantPad1d,
 nn.ZeroPad1d, nn.ConstantPad2d/3d, forward and backward) and aten::slice_backward along the last
-dimension (the backward of x[..., a:b]). Registered in C++ (python/src/aten_pads.cpp)."""
+dimension (the backward of x[..., a:b]). Registered in C++ (python/csrc/aten_pads.cpp)."""
 import contextlib
 
 import torch

@@ -1,5 +1,5 @@
 """Fake (meta) implementations of padtune's ops, for FakeTensor, torch.compile and torch.export.
-dx's strides follow the ops' C++ rule (python/src/layout.cpp): dy's memory order when dy is
+dx's strides follow the ops' C++ rule (python/csrc/layout.cpp): dy's memory order when dy is
 non-overlapping and dense, else contiguous."""
 import torch
 import torch._prims_common as _prims

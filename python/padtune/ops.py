@@ -1,4 +1,4 @@
-"""padtune's torch ops (namespace torch.ops.padtune), registered in C++ (python/src/ops.cpp).
+"""padtune's torch ops (namespace torch.ops.padtune), registered in C++ (python/csrc/ops.cpp).
 
 constant_pad1d_backward(dy, pad_left, pad_right) -> dx
     dx[..., i] = dy[..., i + pad_left] where 0 <= i + pad_left < OL, else 0; OL = dy.shape[-1] and

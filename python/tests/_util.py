@@ -149,7 +149,7 @@ def _is_dense(t):
     return True
 
 
-# --- dy layouts and the path each takes (python/src/layout.cpp) -------------------------------------
+# --- dy layouts and the path each takes (python/csrc/layout.cpp) -------------------------------------
 
 KIND_LINE = {
     "dense": "dy: in place (dense)",
