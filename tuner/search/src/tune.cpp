@@ -241,22 +241,43 @@ shape_work tune_run::triage(model_run& model, dtype type, const shape5& s) {
   return w;
 }
 
-/// A strategy's steps on one shape, over the run's model, workspace and settings.
+/// A strategy's steps on one shape, over the run's model, workspace and settings: each candidate's step
+/// runs through survived (an isolated candidate that faults is recorded, not thrown) and is recorded.
 class shape_steps_of_run final : public shape_steps {
  public:
   shape_steps_of_run(tune_run& run, model_run& model, workspace& ws, dtype type, const shape5& s, const measure_settings& m)
       : run_(run), model_(model), ws_(ws), type_(type), s_(s), m_(m) {}
   bool stopped() const override { return run_.stopped(); }
   void measure_in_full(const instantiation& i) override {
-    run_.measure_one(model_, ws_, type_, s_, i, m_);
+    step(i, [&] {
+      if (std::string e = run_.verified(ws_, i); !e.empty()) record(i, "verify_failed", e, {});
+      else record(i, "ok", "", full_timing(i));
+    });
     run_.tell(shape_text(type_, s_) + " " + i.id);
   }
   rough verified(const std::vector<const instantiation*>& missing) override {
-    return run_.verified_candidates(model_, ws_, type_, s_, missing);
+    rough alive;
+    for (const instantiation* i : missing)
+      step(*i, [&] {
+        if (std::string e = run_.verified(ws_, *i); !e.empty()) record(*i, "verify_failed", e, {});
+        else alive.emplace_back(i, timing{});
+      });
+    return alive;
   }
-  void time_roughly(rough& alive, int samples) override { run_.time_roughly(model_, ws_, type_, s_, alive, m_, samples); }
-  void prune_after(rough& alive, std::size_t keep) override { run_.prune_after(model_, type_, s_, alive, keep); }
-  void time_in_full(const rough& alive) override { run_.time_in_full(model_, ws_, type_, s_, alive, m_); }
+  void time_roughly(rough& alive, int samples) override {
+    measure_settings quick = m_;
+    quick.hot_too = false;
+    quick.rule.min_samples = quick.rule.max_samples = samples;
+    std::erase_if(alive, [&](auto& a) { return !step(*a.first, [&] { a.second = run_.timed([&] { return ws_.time(*a.first, quick); }); }); });
+    std::sort(alive.begin(), alive.end(), [](const auto& a, const auto& b) { return a.second.cold.median < b.second.cold.median; });
+  }
+  void prune_after(rough& alive, std::size_t keep) override {
+    for (std::size_t k = keep; k < alive.size(); ++k) record(*alive[k].first, "pruned", "", alive[k].second);
+    if (keep < alive.size()) alive.resize(keep);
+  }
+  void time_in_full(const rough& alive) override {
+    for (const auto& [i, t] : alive) step(*i, [&] { record(*i, "ok", "", full_timing(*i)); });
+  }
   std::pair<std::size_t, double> timed_in_full_before() const override {
     std::size_t n = 0;
     double best = INFINITY;
@@ -269,6 +290,15 @@ class shape_steps_of_run final : public shape_steps {
   }
 
  private:
+  template <class Step>
+  bool step(const instantiation& i, Step&& body) {
+    return run_.survived(model_, i.id, type_, s_, std::forward<Step>(body));
+  }
+  void record(const instantiation& i, const char* status, std::string error, timing t) {
+    run_.record(model_, {i.id, type_, s_, status, std::move(error), t}, true);
+  }
+  timing full_timing(const instantiation& i) { return run_.timed([&] { return ws_.time(i, m_); }); }
+
   tune_run& run_;
   model_run& model_;
   workspace& ws_;
@@ -335,45 +365,6 @@ bool tune_run::survived(model_run& model, const std::string& id, dtype type, con
   }
   if (between_measurements_) between_measurements_();
   return ok;
-}
-
-void tune_run::measure_one(model_run& model, workspace& ws, dtype type, const shape5& s, const instantiation& i,
-                           const measure_settings& m) {
-  survived(model, i.id, type, s, [&] {
-    if (std::string e = verified(ws, i); !e.empty()) record(model, {i.id, type, s, "verify_failed", e, {}}, true);
-    else record(model, {i.id, type, s, "ok", "", timed([&] { return ws.time(i, m); })}, true);
-  });
-}
-
-tune_run::rough tune_run::verified_candidates(model_run& model, workspace& ws, dtype type, const shape5& s,
-                                             const std::vector<const instantiation*>& missing) {
-  rough alive;
-  for (const instantiation* i : missing)
-    survived(model, i->id, type, s, [&] {
-      if (std::string e = verified(ws, *i); !e.empty()) record(model, {i->id, type, s, "verify_failed", e, {}}, true);
-      else alive.emplace_back(i, timing{});
-    });
-  return alive;
-}
-
-void tune_run::time_roughly(model_run& model, workspace& ws, dtype type, const shape5& s, rough& alive, const measure_settings& m,
-                            int samples) {
-  measure_settings quick = m;
-  quick.hot_too = false;
-  quick.rule.min_samples = quick.rule.max_samples = samples;
-  std::erase_if(alive, [&](auto& a) { return !survived(model, a.first->id, type, s, [&] { a.second = timed([&] { return ws.time(*a.first, quick); }); }); });
-  std::sort(alive.begin(), alive.end(), [](const auto& a, const auto& b) { return a.second.cold.median < b.second.cold.median; });
-}
-
-void tune_run::prune_after(model_run& model, dtype type, const shape5& s, rough& alive, std::size_t keep) {
-  for (std::size_t k = keep; k < alive.size(); ++k) record(model, {alive[k].first->id, type, s, "pruned", "", alive[k].second}, true);
-  if (keep < alive.size()) alive.resize(keep);
-}
-
-void tune_run::time_in_full(model_run& model, workspace& ws, dtype type, const shape5& s, const rough& alive,
-                            const measure_settings& m) {
-  for (const auto& [i, t] : alive)
-    survived(model, i->id, type, s, [&] { record(model, {i->id, type, s, "ok", "", timed([&] { return ws.time(*i, m); })}, true); });
 }
 
 void tune_run::finish(model_run& model, bool retime_here) {

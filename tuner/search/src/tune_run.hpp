@@ -83,17 +83,8 @@ class tune_run {
   timing timed(const std::function<timing()>& take);
   template <class Step>
   bool survived(model_run& model, const std::string& id, dtype type, const shape5& s, Step&& step);
-  void measure_one(model_run& model, workspace& ws, dtype type, const shape5& s, const instantiation& i,
-                   const measure_settings& m);
-  // The steps a search strategy takes (strategy.hpp), through shape_steps_of_run (tune.cpp).
-  using rough = shape_steps::rough;
+  // The steps a search strategy takes (strategy.hpp) on one shape: shape_steps_of_run (tune.cpp).
   friend class shape_steps_of_run;
-  rough verified_candidates(model_run& model, workspace& ws, dtype type, const shape5& s,
-                            const std::vector<const instantiation*>& missing);
-  void time_roughly(model_run& model, workspace& ws, dtype type, const shape5& s, rough& alive, const measure_settings& m,
-                    int samples);
-  void prune_after(model_run& model, dtype type, const shape5& s, rough& alive, std::size_t keep);
-  void time_in_full(model_run& model, workspace& ws, dtype type, const shape5& s, const rough& alive, const measure_settings& m);
   /// Selects the model's table and writes it; finalists are re-timed here when `retime_here`,
   /// else their cached timings stand in (a model whose GPU this process does not have).
   void finish(model_run& model, bool retime_here);

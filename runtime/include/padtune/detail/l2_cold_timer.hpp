@@ -27,7 +27,6 @@ class l2_cold_timer {
   cudaError_t status() const { return status_; }
   bool flushes() const { return flush_ != nullptr; }
   std::size_t flush_bytes() const { return flush_bytes_; }
-  cudaStream_t stream() const { return stream_; }
 
   /// Enqueues the write of the flush buffer (each byte `byte`); nothing where flushes() is false.
   cudaError_t flush(unsigned char byte);
