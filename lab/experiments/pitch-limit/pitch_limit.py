@@ -1,13 +1,17 @@
 # What a narrowed dy (rows at a pitch) costs any copy on this card: padtune's op on a contiguous and on
 # a narrowed dy (dy = wide[..., 16:16+OL] of a tensor 64 wider, as lab/bin/torch-bench narrows it)
 # against two strided copies of exactly the bytes dx needs (torch's elementwise copy and
-# cudaMemcpy2DAsync), each L2-cold (a 512 MiB write before every sample), median of 60 samples.
+# cudaMemcpy2DAsync), each timed by the lab's L2-cold timer (padtune_lab/peers/timing.py), median of 60
+# samples.
 # If the strided copies of the useful bytes cost what padtune does, no kernel that reads those bytes
 # from DRAM does better on this card.
 # Run on a GPU machine: PYTHONPATH=python PADTUNE_NATIVE_DIR=build/gpu/python python3 lab/experiments/pitch-limit/pitch_limit.py
-import ctypes, glob, os, statistics
+import ctypes, glob, os, sys
 import torch
 import padtune  # noqa: F401  (registers torch.ops.padtune)
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))  # lab/, for padtune_lab
+from padtune_lab.peers.timing import ColdTimer  # noqa: E402
 
 def cudart():
     for pat in [os.path.join(os.path.dirname(torch.__file__), "lib", "libcudart.so*"),
@@ -20,15 +24,7 @@ def cudart():
     return ctypes.CDLL(str(next(pathlib.Path(nvidia.cuda_runtime.__path__[0]).rglob("libcudart.so*"))))
 
 rt = cudart()
-flush = torch.empty(512 << 20, dtype=torch.uint8, device="cuda")
-def time_us(fn, n=60):
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    out = []
-    for _ in range(n):
-        flush.fill_(1)
-        s.record(); fn(); e.record(); e.synchronize()
-        out.append(s.elapsed_time(e) * 1e3)
-    return statistics.median(out)
+time_us = ColdTimer(samples=60).median_us
 
 def case(shape, dtype, off=16, extra=64):
     B, C, L, pl, pr = shape
