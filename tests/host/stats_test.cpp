@@ -53,5 +53,22 @@ TEST(StopRule, StopsOnLowSpreadOnlyAfterMinimum) {
   EXPECT_TRUE(r.done({1, 2}, 41.0));                // a very slow candidate stops before the minimum
 }
 
+TEST(StopRule, AStandardErrorTargetStopsWhereTheSpreadNeverGetsUnderItsOwn) {
+  // The screen's rule: a spread over 1% (the events' 32 ns ticks on a 3 us kernel) that still pins
+  // the median once there are enough samples.
+  stop_rule r;
+  r.min_samples = 3, r.max_samples = 10, r.target_spread = 0, r.budget_seconds = 10, r.target_standard_error = 0.005;
+  const std::vector<double> ticks = {3.200, 3.264, 3.232, 3.232, 3.264, 3.200, 3.232, 3.264};
+  EXPECT_FALSE(r.done({ticks.begin(), ticks.begin() + 3}, 0.0));  // IQR 1% of 3.23 in 3: the median's error 0.53%
+  EXPECT_TRUE(r.done(ticks, 0.0));                                // IQR 1.24% in 8: 0.41%, pinned
+  EXPECT_TRUE(r.done({300.0, 300.3, 300.1}, 0.0));                // a long kernel: three samples do
+  EXPECT_FALSE(r.done({300.0, 300.3}, 0.0));                      // but never fewer than the minimum
+  EXPECT_FALSE(r.done({1, 2, 1, 2, 1, 2}, 0.0));                  // noisy: go on
+  EXPECT_TRUE(r.done(std::vector<double>(10, 1.0), 0.0));         // the maximum
+  stop_rule spread_only = r;
+  spread_only.target_standard_error = 0, spread_only.target_spread = 0.01;
+  EXPECT_FALSE(spread_only.done(ticks, 0.0));  // the spread rule alone goes on
+}
+
 }  // namespace
 }  // namespace padtune::tuner

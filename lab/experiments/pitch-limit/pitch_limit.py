@@ -60,7 +60,26 @@ def case(shape, dtype, off=16, extra=64):
     del wide, contig
     torch.cuda.empty_cache()
 
+CUDA_LIMIT_MAX_L2_FETCH_GRANULARITY = 0x05  # cudaLimitMaxL2FetchGranularity: a hint, 0 to 128 bytes
+
+def l2_fetch_granularity(set_to=None):
+    if set_to is not None:
+        assert rt.cudaDeviceSetLimit(CUDA_LIMIT_MAX_L2_FETCH_GRANULARITY, ctypes.c_size_t(set_to)) == 0
+    v = ctypes.c_size_t()
+    assert rt.cudaDeviceGetLimit(ctypes.byref(v), CUDA_LIMIT_MAX_L2_FETCH_GRANULARITY) == 0
+    return v.value
+
 print(torch.cuda.get_device_name(), torch.__version__)
+torch.zeros(1, device="cuda")  # the primary context exists before the limit is read
+default_granularity = l2_fetch_granularity()
+print(f"L2 fetch granularity: {default_granularity} B (the context's default)")
 for shape in [(1024, 8192, 8, 2, 3), (64, 4096, 64, 2, 1)]:
     for dt in (torch.bfloat16, torch.float32):
         case(shape, dt)
+# Does a 32-byte fetch granularity (a context-wide hint, not something a library may set for its user)
+# bring narrowed short rows nearer their useful bytes? Same cases, the hint set, then restored.
+for g in (32, 0):
+    print(f"L2 fetch granularity set to {g} B, reads back {l2_fetch_granularity(g)} B")
+    for dt in (torch.bfloat16, torch.float32):
+        case((1024, 8192, 8, 2, 3), dt)
+l2_fetch_granularity(default_granularity)

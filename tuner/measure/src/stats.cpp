@@ -32,7 +32,10 @@ bool stop_rule::done(const std::vector<double>& samples, double spent_seconds) c
   const int n = int(samples.size());
   if (n >= max_samples) return true;
   if (n < min_samples) return n > 0 && spent_seconds >= budget_seconds * 4;  // a very slow candidate
-  return spent_seconds >= budget_seconds || summarize(samples).relative_spread() < target_spread;
+  if (spent_seconds >= budget_seconds) return true;
+  const summary s = summarize(samples);
+  return s.relative_spread() < target_spread ||
+         (target_standard_error > 0 && s.median > 0 && s.median_standard_error() < target_standard_error * s.median);
 }
 
 }  // namespace padtune::tuner

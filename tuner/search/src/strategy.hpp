@@ -12,6 +12,15 @@
 
 namespace padtune::tuner::detail {
 
+/// How a strategy times its candidates roughly. Every candidate has just run once on this shape, to
+/// be verified, so one warm-up launch is enough.
+struct rough_rule {
+  int warmup = 1;
+  int min_samples = 10;
+  int max_samples = 10;
+  double target_standard_error = 0;  ///< relative; 0: exactly min_samples (== max_samples)
+};
+
 /// The steps a strategy takes on one shape, bound to its workspace, model and settings.
 class shape_steps {
  public:
@@ -23,8 +32,8 @@ class shape_steps {
   virtual void measure_in_full(const instantiation& i) = 0;
   /// The candidates that verify; the others are recorded as verify_failed (or as faults).
   virtual rough verified(const std::vector<const instantiation*>& missing) = 0;
-  /// Times each with `samples` L2-cold samples (one that faults leaves), fastest first.
-  virtual void time_roughly(rough& alive, int samples) = 0;
+  /// Times each with L2-cold samples by `rule` (one that faults leaves), fastest first.
+  virtual void time_roughly(rough& alive, const rough_rule& rule) = 0;
   /// Records the candidates after the first `keep` as "pruned", with their rough numbers, and drops them.
   virtual void prune_after(rough& alive, std::size_t keep) = 0;
   /// Times each with the full rule and records it.

@@ -264,10 +264,14 @@ class shape_steps_of_run final : public shape_steps {
       });
     return alive;
   }
-  void time_roughly(rough& alive, int samples) override {
+  void time_roughly(rough& alive, const rough_rule& rule) override {
     measure_settings quick = m_;
     quick.hot_too = false;
-    quick.rule.min_samples = quick.rule.max_samples = samples;
+    quick.warmup = rule.warmup;
+    quick.rule.min_samples = rule.min_samples;
+    quick.rule.max_samples = rule.max_samples;
+    quick.rule.target_spread = 0;  // the standard error decides, or the sample count
+    quick.rule.target_standard_error = rule.target_standard_error;
     std::erase_if(alive, [&](auto& a) { return !step(*a.first, [&] { a.second = run_.timed([&] { return ws_.time(*a.first, quick); }); }); });
     std::sort(alive.begin(), alive.end(), [](const auto& a, const auto& b) { return a.second.cold.median < b.second.cold.median; });
   }
