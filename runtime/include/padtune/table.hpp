@@ -15,30 +15,13 @@
 
 #include "padtune/buckets.hpp"
 #include "padtune/dtype.hpp"
+#include "padtune/input_errors.hpp"
+#include "padtune/shape5.hpp"
 
 namespace padtune {
 
 inline constexpr int results_schema_version = 1;
 inline constexpr const char* harness_version = "0.1.0";
-
-/// Input padtune rejects: a bad table, cache or sizes file. what() names the file and the field.
-class results_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-/// A table or cache of a schema newer than this padtune reads (a newer padtune wrote it): refused by
-/// every command, and never replaced or set aside.
-class newer_schema_error : public results_error {
- public:
-  using results_error::results_error;
-};
-
-/// A file that could not be read or written: what() names the file and the OS error.
-class io_error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 /// What identifies the hardware and software a measurement was made on.
 struct device_fingerprint {
@@ -60,12 +43,6 @@ struct device_fingerprint {
   bool same_model(const device_fingerprint& o) const;
   /// "NVIDIA H200 (cuda, cc 9.0, 132 SMs, L2 62914560 B, 2619000 kHz x 6144 bit, driver 13000, runtime 13000)".
   std::string describe() const;
-};
-
-/// The shape a measurement was made on.
-struct shape5 {
-  long long B = 0, C = 0, L = 0, pad_left = 0, pad_right = 0;
-  bool operator==(const shape5&) const = default;
 };
 
 /// Ids of JIT candidates (padtune tune --jit) start with this: "jit__" + the JIT kernel's id, whose

@@ -12,7 +12,9 @@
 #include <cstdio>
 #include <utility>
 
-#include "padtune/table.hpp"
+#include "padtune/dtype.hpp"
+#include "padtune/input_errors.hpp"
+#include "padtune/shape5.hpp"
 
 namespace padtune {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The tool's errors by cause, beside padtune::results_error (exit code 3) and padtune::io_error
-// (exit code 1) of padtune/table.hpp; each cause has its exit code (tuner/cli: exit_code_of).
+// (exit code 1) of padtune/input_errors.hpp; each cause has its exit code (tuner/cli: exit_code_of).
 #include <stdexcept>
 
 #include "padtune/table.hpp"
