@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "padtune/isolate/worker.hpp"
+#include "padtune/measure/workspace.hpp"
 
 namespace padtune::tuner {
 namespace {
@@ -85,6 +86,37 @@ TEST(Worker, AWorkerStoppedFromOutsideIsNoCandidateFault) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("from outside"), std::string::npos) << e.what();
   }
+}
+
+// The settings a request carries are the ones the worker times by: a screen's standard-error target
+// included (once lost on the way, every screened candidate took its 10 samples on a GPU).
+TEST(Worker, TimesByTheRuleItIsSent) {
+  worker_client w = host_worker(10);
+  measure_settings screen;
+  screen.warmup = 1, screen.hot_too = false;
+  screen.rule = stop_rule{3, 10, 0, 10, 0.5};  // a median within 50%: three samples always do
+  nlohmann::json req = request_for("time", good);
+  req["settings"] = to_json(screen);
+  EXPECT_EQ(timing_from_json(w.request(req, 10).at("timing"), "reply").cold.samples, 3);
+  screen.rule.target_standard_error = 0;  // no target: to the maximum
+  req["settings"] = to_json(screen);
+  EXPECT_EQ(timing_from_json(w.request(req, 10).at("timing"), "reply").cold.samples, 10);
+}
+
+TEST(MeasureSettings, RoundTripsAndTheFullRuleWritesWhatCachesAlwaysHeld) {
+  measure_settings m;
+  m.warmup = 1, m.hot_too = false, m.rule = stop_rule{3, 10, 0, 0.25, 0.005};
+  const measure_settings back = measure_settings_from_json(to_json(m));
+  EXPECT_EQ(back.warmup, 1);
+  EXPECT_EQ(back.rule.min_samples, 3);
+  EXPECT_EQ(back.rule.max_samples, 10);
+  EXPECT_EQ(back.rule.target_standard_error, 0.005);
+  // A cache resumes only where its header's settings equal the run's, byte for byte: the full rule
+  // has no standard-error target, and its JSON keeps the seven keys every committed cache records.
+  const nlohmann::json full = to_json(measure_settings{});
+  EXPECT_FALSE(full.contains("target_standard_error")) << full.dump();
+  EXPECT_EQ(full.size(), 7u) << full.dump();
+  EXPECT_EQ(measure_settings_from_json(full).rule.target_standard_error, 0.0);
 }
 
 // The cost of isolation per request, beside measurements of 10 to 300 ms each.

@@ -15,13 +15,17 @@ problem_sizes sizes_of(dtype type, const shape5& s) {
 }
 
 json to_json(const measure_settings& m) {
-  return {{"l2_cold", m.l2_cold},
-          {"hot_too", m.hot_too},
-          {"warmup", m.warmup},
-          {"min_samples", m.rule.min_samples},
-          {"max_samples", m.rule.max_samples},
-          {"target_spread", m.rule.target_spread},
-          {"budget_seconds_per_candidate", m.rule.budget_seconds}};
+  json j = {{"l2_cold", m.l2_cold},
+            {"hot_too", m.hot_too},
+            {"warmup", m.warmup},
+            {"min_samples", m.rule.min_samples},
+            {"max_samples", m.rule.max_samples},
+            {"target_spread", m.rule.target_spread},
+            {"budget_seconds_per_candidate", m.rule.budget_seconds}};
+  // Only where set (a screen's rule, sent to an isolated worker): the full rule's JSON, which caches
+  // and tables record and a resume compares exactly, stays what it was.
+  if (m.rule.target_standard_error > 0) j["target_standard_error"] = m.rule.target_standard_error;
+  return j;
 }
 
 measure_settings measure_settings_from_json(const json& j) {
@@ -33,6 +37,7 @@ measure_settings measure_settings_from_json(const json& j) {
   m.rule.max_samples = j.at("max_samples").get<int>();
   m.rule.target_spread = j.at("target_spread").get<double>();
   m.rule.budget_seconds = j.at("budget_seconds_per_candidate").get<double>();
+  m.rule.target_standard_error = j.value("target_standard_error", 0.0);
   return m;
 }
 
