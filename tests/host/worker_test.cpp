@@ -94,7 +94,7 @@ TEST(Worker, TimesByTheRuleItIsSent) {
   worker_client w = host_worker(10);
   measure_settings screen;
   screen.warmup = 1, screen.hot_too = false;
-  screen.rule = stop_rule{3, 10, 0, 10, 0.5};  // a median within 50%: three samples always do
+  screen.rule = stop_rule{3, 10, 0, 10, 1e6};  // any median will do: three samples, even on a loaded machine
   nlohmann::json req = request_for("time", good);
   req["settings"] = to_json(screen);
   EXPECT_EQ(timing_from_json(w.request(req, 10).at("timing"), "reply").cold.samples, 3);
