@@ -51,7 +51,8 @@ def test_the_header_parses_into_every_exported_function():
 
 def test_each_declaration_in_native_matches_its_prototype():
     protos = prototypes()
-    declared = sorted(set(re.findall(r"lib\.(padtune_\w+)\.(?:argtypes|restype)", open(native.__file__, encoding="utf-8").read())))
+    with open(native.__file__, encoding="utf-8") as f:
+        declared = sorted(set(re.findall(r"lib\.(padtune_\w+)\.(?:argtypes|restype)", f.read())))
     assert declared, "padtune/_native.py declares no C function"
     for name in declared:
         assert name in protos, f"_native.py declares {name}, which padtune_c.h does not export"
@@ -60,7 +61,7 @@ def test_each_declaration_in_native_matches_its_prototype():
         assert fn.restype is (None if ret == "void" else C_TYPES[ret]), (name, fn.restype, ret)
         if params:  # a function of no parameters may leave argtypes unset
             assert fn.argtypes is not None, f"{name}: argtypes not declared"
-            assert [t for t in fn.argtypes] == [C_TYPES[p] for p in params], (name, fn.argtypes, params)
+            assert list(fn.argtypes) == [C_TYPES[p] for p in params], (name, fn.argtypes, params)
 
 
 def test_api_version_and_dtype_enum_match_the_header():

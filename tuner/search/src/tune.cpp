@@ -250,8 +250,7 @@ class shape_steps_of_run final : public shape_steps {
   bool stopped() const override { return run_.stopped(); }
   void measure_in_full(const instantiation& i) override {
     step(i, [&] {
-      if (std::string e = run_.verified(ws_, i); !e.empty()) record(i, "verify_failed", e, {});
-      else record(i, "ok", "", full_timing(i));
+      if (verifies(i)) record(i, "ok", "", full_timing(i));
     });
     run_.tell(shape_text(type_, s_) + " " + i.id);
   }
@@ -259,8 +258,7 @@ class shape_steps_of_run final : public shape_steps {
     rough alive;
     for (const instantiation* i : missing)
       step(*i, [&] {
-        if (std::string e = run_.verified(ws_, *i); !e.empty()) record(*i, "verify_failed", e, {});
-        else alive.emplace_back(i, timing{});
+        if (verifies(*i)) alive.emplace_back(i, timing{});
       });
     return alive;
   }
@@ -300,6 +298,13 @@ class shape_steps_of_run final : public shape_steps {
   }
   void record(const instantiation& i, const char* status, std::string error, timing t) {
     run_.record(model_, {i.id, type_, s_, status, std::move(error), t}, true);
+  }
+  /// Verifies `i` on the workspace; one that fails is recorded as verify_failed, with why.
+  bool verifies(const instantiation& i) {
+    std::string e = run_.verified(ws_, i);
+    if (e.empty()) return true;
+    record(i, "verify_failed", std::move(e), {});
+    return false;
   }
   timing full_timing(const instantiation& i) { return run_.timed([&] { return ws_.time(i, m_); }); }
 
