@@ -18,9 +18,12 @@ older tables had one per bucket, at one of its shapes, and compare at that shape
 import argparse
 import json
 import math
+import statistics
 import sys
 
 from padtune_lab.cache import MEMCPY_FLOOR, read_ok
+
+TIME_CLASSES = [(0, 5), (5, 10), (10, 50), (50, math.inf)]  # us, by the first run's median
 
 
 def key(dtype, shape):
@@ -33,15 +36,20 @@ def main():
     ap.add_argument("table")
     ap.add_argument("--within", type=float, default=0.03)
     ap.add_argument("--against", help="the exhaustive run's table: compare winners entry by entry")
+    ap.add_argument("--long-us", type=float, default=10.0,
+                    help="with --against, also the figures over entries whose exhaustive winner runs longer (default 10)")
+    ap.add_argument("--repeat", metavar="CACHE", help="TABLE's own cache: the run-to-run drift of kernels both runs timed")
     a = ap.parse_args()
 
     medians = {k: {i: t for i, t in by_id.items() if i != MEMCPY_FLOOR} for k, by_id in read_ok(a.cache).items()}
     with open(a.table) as f:
         table = json.load(f)
 
+    if a.repeat:
+        repeat(medians, {k: {i: t for i, t in by_id.items() if i != MEMCPY_FLOOR} for k, by_id in read_ok(a.repeat).items()})
     if a.against:
         with open(a.against) as f:
-            sys.exit(against(medians, table, json.load(f)))
+            sys.exit(against(medians, table, json.load(f), a.long_us))
     ratios = []
     for e in table["entries"]:
         times = medians.get(key(e["dtype"], e["shape"]))
@@ -67,7 +75,26 @@ def problem(e):
     return (e["dtype"], B * C, L, pad_left, pad_right)
 
 
-def against(medians, table, exhaustive):
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def repeat(first, second):
+    """Prints, per time class, the second run's median over the first's for each (shape, kernel)
+    both timed in full."""
+    pairs = [(t, second[k][i]) for k, by_id in first.items() if k in second for i, t in by_id.items() if i in second[k]]
+    print(f"run to run: {len(pairs)} kernels on a shape timed in full by both runs, the second run's median over the first's")
+    for lo, hi in TIME_CLASSES:
+        r = sorted(b / a for a, b in pairs if lo <= a < hi)
+        if not r:
+            continue
+        q = statistics.quantiles(r, n=20) if len(r) > 1 else [r[0]] * 19
+        label = f"{lo:g}-{hi:g} us" if hi != math.inf else f"over {lo:g} us"
+        print(f"  {label}: n {len(r)}, geomean {geomean(r):.4f}, 5-95% {q[0]:.3f}-{q[-1]:.3f}, min {r[0]:.3f}, "
+              f"max {r[-1]:.3f}")
+
+
+def against(medians, table, exhaustive, long_us):
     """Prints the side-by-side figures; returns the exit code (1: no shape in common)."""
     theirs = {problem(e): e["winner"]["id"] for e in exhaustive["entries"] if not e.get("exact")}
     rows = []
@@ -76,18 +103,22 @@ def against(medians, table, exhaustive):
         times = medians.get(key(e["dtype"], e["shape"]), {})
         if e.get("exact") or k not in theirs or e["winner"]["id"] not in times or theirs[k] not in times:
             continue
-        rows.append((times[e["winner"]["id"]] / times[theirs[k]], e["dtype"], e["bucket"], e["winner"]["id"], theirs[k]))
+        rows.append((times[e["winner"]["id"]] / times[theirs[k]], e["dtype"], e["bucket"], e["winner"]["id"], theirs[k],
+                     times[theirs[k]]))
     if not rows:
         print("no shape of the table is in the exhaustive table with measurements of both winners")
         return 1
     rows.sort(reverse=True)
-    geomean = math.exp(sum(math.log(r[0]) for r in rows) / len(rows))
     same = sum(1 for r in rows if r[3] == r[4])
     print(f"{len(rows)} entries side by side: the same winner in {same}; this table's winner over the exhaustive "
-          f"table's, timed by the exhaustive run: geomean {geomean:.4f}, worst {rows[0][0]:.4f} "
+          f"table's, timed by the exhaustive run: geomean {geomean([r[0] for r in rows]):.4f}, worst {rows[0][0]:.4f} "
           f"({rows[0][1]} {rows[0][2]}), best {rows[-1][0]:.4f}")
-    for r, dtype, bucket, mine, exh in rows[:5]:
-        print(f"  {r:.4f}  {dtype} {bucket}: {mine} against {exh}")
+    long = [r for r in rows if r[5] > long_us]
+    if long:
+        print(f"  over {long_us:g} us ({len(long)} entries): geomean {geomean([r[0] for r in long]):.4f}, worst "
+              f"{long[0][0]:.4f} ({long[0][1]} {long[0][2]}, {long[0][5]:.1f} us)")
+    for r, dtype, bucket, mine, exh, us in rows[:5]:
+        print(f"  {r:.4f}  {dtype} {bucket} ({us:.1f} us): {mine} against {exh}")
     return 0
 
 

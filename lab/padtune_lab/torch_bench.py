@@ -42,11 +42,12 @@ on a dy that is big[..., 16:16+OL] of a tensor 64 elements longer (rows at a pit
 a (B, OL, C) tensor transposed (channels-last) and on a contiguous dy, with the copy, timed as above;
 ratios to the contiguous dy's time.
 
-Targets (the issue's): through autograd padtune at least 1.4x (f32) and 2x (f16, bf16) faster than
-eager on P1-P5, P7 and P10 (device time); faster than torch.compile on every shape (device time;
-at P8 and P9 the wall per step too); no slower than eager at P8 and P9, where host time decides (wall
-per step; "within noise" when the gap is under the repeats' spread); the narrowed dy at 1.20x of the
-contiguous dy's time or better (issue #40).
+Targets (issue #40's; judge them on the median of three processes, lab/bin/torch-pool): in 16-bit,
+padtune through autograd at most 1.02 of the copy on P1-P4 and P10 and at most 1.04 on P5 and P7;
+against torch.compile no slower than 1% on any shape in any dtype, and faster wherever torch.compile
+runs above 1.03 of the copy (device time); no slower than eager, and faster than torch.compile, at P8
+and P9, where host time decides (wall per step; "within noise" when the gap is under the repeats'
+spread); the narrowed dy at 1.20x of the contiguous dy's time or better.
 
 Options: --out DIR, --dtypes f32,f16,bf16,f64 (f64 runs last, after the narrowed dy of the others,
 so the --budget drops it first), --shapes P1,P8,..., --samples, --min-samples, --case-seconds,
@@ -84,9 +85,11 @@ METHODS = ["padtune", "eager", "compile"]
 LABEL = {"padtune": "padtune", "eager": "eager F.pad", "compile": "torch.compile"}
 NARROW_EXTRA, NARROW_OFFSET = 64, 16  # suites.hpp's narrowed_extra, narrowed_offset
 NARROW_RUNS = ["contiguous", "narrow", "channels_last"]
-# The issue's targets.
-SPEEDUP_TAGS = ["P1", "P2", "P3", "P4", "P5", "P7", "P10"]
-SPEEDUP_NEEDED = {"f32": 1.4, "f16": 2.0, "bf16": 2.0}
+# The issue's targets (#40).
+COPY_LIMIT_16BIT = {"P1": 1.02, "P2": 1.02, "P3": 1.02, "P4": 1.02, "P10": 1.02, "P5": 1.04, "P7": 1.04}
+SIXTEEN_BIT = ["f16", "bf16"]
+COMPILE_SLOWER_LIMIT = 1.01  # padtune / torch.compile, device time, on every shape
+COMPILE_SLOW_COPY = 1.03  # where torch.compile runs above this of the copy, padtune must be faster
 HOST_TAGS = ["P8", "P9"]
 NARROW_LIMIT = 1.20
 NOISE_CAP = 0.05  # a host-time gap under the repeats' spread passes as noise only while that spread is under 5%
@@ -558,14 +561,20 @@ def targets(doc):
         for tag in planned.get("shapes", []):
             r = rows.get((tag, dt), {})
             p, e, c = med(r, "padtune"), med(r, "eager"), med(r, "compile")
-            if tag in SPEEDUP_TAGS and dt in SPEEDUP_NEEDED:
-                need = SPEEDUP_NEEDED[dt]
-                s = e / p if p and e else None
-                add("padtune vs eager through autograd (device time, x faster)", tag, dt, s, f">= {need}",
-                    s is not None and s >= need, f"eager {fmt_us(e)} us / padtune {fmt_us(p)} us")
-            s = c / p if p and c else None
-            add("padtune faster than torch.compile (device time, x faster)", tag, dt, s, "> 1",
-                s is not None and s > 1.0, f"compile {fmt_us(c)} us / padtune {fmt_us(p)} us")
+            copy = r.get("copy", {}).get("median_us")
+            if tag in COPY_LIMIT_16BIT and dt in SIXTEEN_BIT:
+                need = COPY_LIMIT_16BIT[tag]
+                q = p / copy if p and copy else None
+                add("padtune through autograd over the copy (device time)", tag, dt, q, f"<= {need}",
+                    q is not None and q <= need, f"padtune {fmt_us(p)} us / copy {fmt_us(copy)} us")
+            q = p / c if p and c else None
+            add(f"padtune no slower than torch.compile by over {COMPILE_SLOWER_LIMIT - 1:.0%} (device time, padtune / "
+                "compile)", tag, dt, q, f"<= {COMPILE_SLOWER_LIMIT}", q is not None and q <= COMPILE_SLOWER_LIMIT,
+                f"padtune {fmt_us(p)} us / compile {fmt_us(c)} us")
+            if c and copy and c / copy > COMPILE_SLOW_COPY:
+                add(f"padtune faster than torch.compile where it runs above {COMPILE_SLOW_COPY} of the copy (device time, "
+                    "padtune / compile)", tag, dt, q, "< 1", q is not None and q < 1.0,
+                    f"padtune {fmt_us(p)} us / compile {fmt_us(c)} us (compile {c / copy:.3f} of the copy)")
             if tag in HOST_TAGS:
                 mp, me, mc = (r.get("methods", {}).get(n, {}) for n in ("padtune", "eager", "compile"))
                 wp, we, wc = mp.get("wall_us"), me.get("wall_us"), mc.get("wall_us")

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# lab/bin/compare-tables --against and --repeat on made-up caches whose answers are known: two shapes,
+# a 4 us one where the judged table picks a kernel 5% slower, and a 100 us one where it picks the same;
+# the second run measures every kernel 2% faster on the short shape and the same on the long one.
+# Usage: compare_tables.sh SCRIPT SCRATCH_DIR
+set -uo pipefail
+script=$1 dir=$2
+rm -rf "$dir" && mkdir -p "$dir"
+fail() { echo "FAIL: $*"; cat "$dir/out" 2>/dev/null; exit 1; }
+A=constant_pad1d_backward__f32__flat__bo1024__t256__w16 B=constant_pad1d_backward__f32__rowelem__bo256__t128__w4
+row() {  # shape id us
+  printf '{"cold":{"median_us":%s,"q1_us":0,"q3_us":0,"samples":10},"dtype":"f32","error":"","hot":{"median_us":0,"q1_us":0,"q3_us":0,"samples":0},"id":"%s","shape":[%s],"status":"ok"}\n' "$3" "$2" "$1"
+}
+cache() {  # file short_a short_b long_a long_b
+  { echo '{"padtune_cache":1,"device":{"name":"test"}}'
+    row 8,8,7,2,3 cudaMemcpyAsync_d2d 3.9; row 8,8,7,2,3 $A "$2"; row 8,8,7,2,3 $B "$3"
+    row 64,4096,64,2,1 $A "$4"; row 64,4096,64,2,1 $B "$5"
+  } > "$dir/$1"
+}
+table() {  # file short_winner long_winner
+  printf '{"entries":[{"bucket":"l3_r6_a8","dtype":"f32","shape":[8,8,7,2,3],"winner":{"id":"%s"}},{"bucket":"l6_r18_a4","dtype":"f32","shape":[64,4096,64,2,1],"winner":{"id":"%s"}}]}\n' "$2" "$3" > "$dir/$1"
+}
+cache first.jsonl 4.0 4.2 100.0 110.0
+cache second.jsonl 3.92 4.116 100.0 110.0
+table exhaustive.json $A $A
+table judged.json $B $A
+python3 "$script" "$dir/first.jsonl" "$dir/judged.json" --against "$dir/exhaustive.json" --repeat "$dir/second.jsonl" \
+  > "$dir/out" 2>&1 || fail "exit $?"
+grep -q 'the same winner in 1; .* geomean 1.0247, worst 1.0500 (f32 l3_r6_a8), best 1.0000' "$dir/out" \
+  || fail "side by side: one entry 1.05, one the same winner"
+grep -q '^  over 10 us (1 entries): geomean 1.0000, worst 1.0000 (f32 l6_r18_a4, 100.0 us)$' "$dir/out" \
+  || fail "over 10 us: only the long shape, at 1.0"
+grep -q '^run to run: 4 kernels on a shape timed in full by both runs' "$dir/out" || fail "run to run: 4 pairs (no copy)"
+grep -q '^  0-5 us: n 2, geomean 0.9800, 5-95% 0.980-0.980, min 0.980, max 0.980$' "$dir/out" || fail "short kernels 0.98"
+grep -q '^  over 50 us: n 2, geomean 1.0000' "$dir/out" || fail "long kernels 1.0"
+echo '{"not":"a cache"}' > "$dir/other.json"
+python3 "$script" "$dir/first.jsonl" "$dir/judged.json" --repeat "$dir/other.json" > "$dir/out" 2>&1 \
+  && fail "a --repeat file that is no cache was accepted"
+grep -q "other.json: not a padtune measurement cache" "$dir/out" || fail "no message naming the file"
+echo "compare-tables: side by side, over 10 us and run to run as expected"
