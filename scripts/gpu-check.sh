@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On a GPU machine: build (gpu preset), then the steps asked for, with logs and a summary in OUTDIR.
-# Usage: scripts/gpu-check.sh OUTDIR [STEP...]   steps: test memcheck racecheck isolation tune budget mpi jit bench peers sweep plots profile perf
+# Usage: scripts/gpu-check.sh OUTDIR [STEP...]   steps: test memcheck racecheck isolation tune budget fresh mpi jit bench peers sweep plots profile perf
 #        (default: test memcheck tune)
 #   test      ctest -L gpu (the CUDA fault-isolation test among them; GPU_TEST_JOBS at once, default 4),
 #             then the host tests
@@ -12,6 +12,9 @@
 #             TUNE_SECONDS bounds it (default 480), TUNE_ARGS adds options
 #   budget    padtune tune --budget BUDGET_SECONDS (default 60) into a scratch folder, compared with
 #             the exhaustive cache in results/ (lab/bin/compare-tables)
+#   fresh     the main job's tune from an empty folder (what scripts/tune runs there), its time, and
+#             its table against the exhaustive one in results/ side by side, with the drift of the
+#             kernels both runs timed in full (lab/bin/compare-tables --against --repeat)
 #   mpi       the default sweep on one GPU, then under `mpirun -np MPI_RANKS` (default: every GPU
 #             here), each from an empty cache: both times, and each table's winners against the
 #             one-GPU cache (the one-GPU table's own figure is the noise to compare with);
@@ -88,6 +91,16 @@ for step in $steps; do
         > /dev/null 2> "$out/budget.log" || failed=1
       tail -1 "$out/budget.log" | tee -a "$summary"
       python3 lab/bin/compare-tables results/*.cache.jsonl /tmp/padtune-budget/*.json 2>&1 | tee -a "$summary" ;;
+    fresh)
+      say "== padtune tune from an empty folder (the main job)"
+      rm -rf /tmp/padtune-fresh
+      build/gpu/tuner/padtune tune --backend cuda --results-dir /tmp/padtune-fresh > /dev/null 2> "$out/fresh.log" || failed=1
+      grep -E ' measured, |time: ' "$out/fresh.log" | tee -a "$summary"
+      table=$(ls /tmp/padtune-fresh/*.json 2>/dev/null | head -1); name=$(basename "${table:-none.json}" .json)
+      if [ -f "results/$name.cache.jsonl" ]; then
+        python3 lab/bin/compare-tables "results/$name.cache.jsonl" "$table" --against "results/$name.json" \
+          --repeat "/tmp/padtune-fresh/$name.cache.jsonl" 2>&1 | tee -a "$summary"
+      else say "no exhaustive cache results/$name.cache.jsonl to compare with"; fi ;;
     mpi)
       ranks=${MPI_RANKS:-$(nvidia-smi -L | wc -l)}
       say "== padtune tune on one GPU, then mpirun -np $ranks padtune tune${MPI_TUNE_ARGS:+ ($MPI_TUNE_ARGS)}"
