@@ -46,6 +46,18 @@ summary="$out/summary.txt"
 say() { echo "$*" | tee -a "$summary"; }
 seconds_since() { awk -v t0="$1" -v now="$(date +%s.%N)" 'BEGIN { printf "%.1f", now - t0 }'; }  # T0 from date +%s.%N
 failed=0
+# lab/bin/compare-tables of the table in folder $1 against the exhaustive cache in results/ of the same
+# GPU (results/ holds several cards'): each winner against each shape's best, or with --side-by-side
+# against the exhaustive table's winners, with the drift of the kernels both runs timed in full.
+compare_with_exhaustive() {
+  local dir=$1 mode=${2:-} table name extra=()
+  table=$(ls "$dir"/*.json 2>/dev/null | head -1)  # the table the tune wrote beside its cache
+  if [ -z "$table" ]; then say "the tune wrote no table in $dir"; failed=1; return; fi
+  name=$(basename "$table" .json)
+  if [ ! -f "results/$name.cache.jsonl" ]; then say "no exhaustive cache results/$name.cache.jsonl to compare with"; return; fi
+  [ "$mode" = --side-by-side ] && extra=(--against "results/$name.json" --repeat "$dir/$name.cache.jsonl")
+  python3 lab/bin/compare-tables "results/$name.cache.jsonl" "$table" "${extra[@]}" 2>&1 | tee -a "$summary"
+}
 
 say "== device"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee -a "$summary"
@@ -90,17 +102,13 @@ for step in $steps; do
       build/gpu/tuner/padtune tune --backend cuda --budget "${BUDGET_SECONDS:-60}" --results-dir /tmp/padtune-budget \
         > /dev/null 2> "$out/budget.log" || failed=1
       tail -1 "$out/budget.log" | tee -a "$summary"
-      python3 lab/bin/compare-tables results/*.cache.jsonl /tmp/padtune-budget/*.json 2>&1 | tee -a "$summary" ;;
+      compare_with_exhaustive /tmp/padtune-budget ;;
     fresh)
       say "== padtune tune from an empty folder (the main job)"
       rm -rf /tmp/padtune-fresh
       build/gpu/tuner/padtune tune --backend cuda --results-dir /tmp/padtune-fresh > /dev/null 2> "$out/fresh.log" || failed=1
       grep -E ' measured, |time: ' "$out/fresh.log" | tee -a "$summary"
-      table=$(ls /tmp/padtune-fresh/*.json 2>/dev/null | head -1); name=$(basename "${table:-none.json}" .json)
-      if [ -f "results/$name.cache.jsonl" ]; then
-        python3 lab/bin/compare-tables "results/$name.cache.jsonl" "$table" --against "results/$name.json" \
-          --repeat "/tmp/padtune-fresh/$name.cache.jsonl" 2>&1 | tee -a "$summary"
-      else say "no exhaustive cache results/$name.cache.jsonl to compare with"; fi ;;
+      compare_with_exhaustive /tmp/padtune-fresh --side-by-side ;;
     mpi)
       ranks=${MPI_RANKS:-$(nvidia-smi -L | wc -l)}
       say "== padtune tune on one GPU, then mpirun -np $ranks padtune tune${MPI_TUNE_ARGS:+ ($MPI_TUNE_ARGS)}"

@@ -30,6 +30,11 @@ def key(dtype, shape):
     return (dtype, tuple(shape))
 
 
+def kernel_medians(path):
+    """{(dtype, shape): {id: median us}} of a cache's successful measurements, the memcpy floor left out."""
+    return {k: {i: t for i, t in by_id.items() if i != MEMCPY_FLOOR} for k, by_id in read_ok(path).items()}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("cache")
@@ -41,12 +46,12 @@ def main():
     ap.add_argument("--repeat", metavar="CACHE", help="TABLE's own cache: the run-to-run drift of kernels both runs timed")
     a = ap.parse_args()
 
-    medians = {k: {i: t for i, t in by_id.items() if i != MEMCPY_FLOOR} for k, by_id in read_ok(a.cache).items()}
+    medians = kernel_medians(a.cache)
     with open(a.table) as f:
         table = json.load(f)
 
     if a.repeat:
-        repeat(medians, {k: {i: t for i, t in by_id.items() if i != MEMCPY_FLOOR} for k, by_id in read_ok(a.repeat).items()})
+        repeat(medians, kernel_medians(a.repeat))
     if a.against:
         with open(a.against) as f:
             sys.exit(against(medians, table, json.load(f), a.long_us))

@@ -561,20 +561,20 @@ def targets(doc):
         for tag in planned.get("shapes", []):
             r = rows.get((tag, dt), {})
             p, e, c = med(r, "padtune"), med(r, "eager"), med(r, "compile")
-            copy = r.get("copy", {}).get("median_us")
+            copy_us = r.get("copy", {}).get("median_us")
             if tag in COPY_LIMIT_16BIT and dt in SIXTEEN_BIT:
                 need = COPY_LIMIT_16BIT[tag]
-                q = p / copy if p and copy else None
+                q = p / copy_us if p and copy_us else None
                 add("padtune through autograd over the copy (device time)", tag, dt, q, f"<= {need}",
-                    q is not None and q <= need, f"padtune {fmt_us(p)} us / copy {fmt_us(copy)} us")
+                    q is not None and q <= need, f"padtune {fmt_us(p)} us / copy {fmt_us(copy_us)} us")
             q = p / c if p and c else None
             add(f"padtune no slower than torch.compile by over {COMPILE_SLOWER_LIMIT - 1:.0%} (device time, padtune / "
                 "compile)", tag, dt, q, f"<= {COMPILE_SLOWER_LIMIT}", q is not None and q <= COMPILE_SLOWER_LIMIT,
                 f"padtune {fmt_us(p)} us / compile {fmt_us(c)} us")
-            if c and copy and c / copy > COMPILE_SLOW_COPY:
+            if c and copy_us and c / copy_us > COMPILE_SLOW_COPY:
                 add(f"padtune faster than torch.compile where it runs above {COMPILE_SLOW_COPY} of the copy (device time, "
                     "padtune / compile)", tag, dt, q, "< 1", q is not None and q < 1.0,
-                    f"padtune {fmt_us(p)} us / compile {fmt_us(c)} us (compile {c / copy:.3f} of the copy)")
+                    f"padtune {fmt_us(p)} us / compile {fmt_us(c)} us (compile {c / copy_us:.3f} of the copy)")
             if tag in HOST_TAGS:
                 mp, me, mc = (r.get("methods", {}).get(n, {}) for n in ("padtune", "eager", "compile"))
                 wp, we, wc = mp.get("wall_us"), me.get("wall_us"), mc.get("wall_us")
