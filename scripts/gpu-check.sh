@@ -14,7 +14,8 @@
 #             the exhaustive cache in results/ (lab/bin/compare-tables)
 #   fresh     the main job's tune from an empty folder (what scripts/tune runs there), its time, and
 #             its table against the exhaustive one in results/ side by side, with the drift of the
-#             kernels both runs timed in full (lab/bin/compare-tables --against --repeat)
+#             kernels both runs timed in full (lab/bin/compare-tables --against --repeat), and the
+#             entries over 1.02 timed again by a third run (--judge-plan, --judge)
 #   mpi       the default sweep on one GPU, then under `mpirun -np MPI_RANKS` (default: every GPU
 #             here), each from an empty cache: both times, and each table's winners against the
 #             one-GPU cache (the one-GPU table's own figure is the noise to compare with);
@@ -57,6 +58,21 @@ compare_with_exhaustive() {
   if [ ! -f "results/$name.cache.jsonl" ]; then say "no exhaustive cache results/$name.cache.jsonl to compare with"; return; fi
   [ "$mode" = --side-by-side ] && extra=(--against "results/$name.json" --repeat "$dir/$name.cache.jsonl")
   python3 lab/bin/compare-tables "results/$name.cache.jsonl" "$table" "${extra[@]}" 2>&1 | tee -a "$summary"
+  [ "$mode" = --side-by-side ] || return
+  # The entries over 1.02 again, in a third run that chose neither winner (compare-tables' docstring).
+  local judge=/tmp/padtune-judge
+  rm -rf "$judge"
+  python3 lab/bin/compare-tables "results/$name.cache.jsonl" "$table" --against "results/$name.json" --judge-plan "$judge" \
+    > /dev/null 2>&1 || { say "compare-tables --judge-plan failed"; failed=1; return; }
+  for sizes in "$judge"/sizes-*.txt; do
+    [ -e "$sizes" ] || { say "judge: no entry over 1.02 to time again"; return; }
+    local dtype; dtype=$(basename "$sizes" .txt); dtype=${dtype#sizes-}
+    build/gpu/tuner/padtune tune --backend cuda --dtype "$dtype" --sizes "$sizes" --exhaustive \
+      --filter "$(cat "$judge/filter-$dtype.txt")" --table "$judge/judge.json" --cache "$judge/judge.cache.jsonl" \
+      > /dev/null 2>> "$out/judge.log" || failed=1
+  done
+  python3 lab/bin/compare-tables "results/$name.cache.jsonl" "$table" --against "results/$name.json" \
+    --judge "$judge/judge.cache.jsonl" 2>&1 | grep -A5 '^judge' | tee -a "$summary"
 }
 
 say "== device"

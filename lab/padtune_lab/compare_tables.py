@@ -18,6 +18,7 @@ older tables had one per bucket, at one of its shapes, and compare at that shape
 import argparse
 import json
 import math
+import os
 import statistics
 import sys
 
@@ -44,7 +45,13 @@ def main():
     ap.add_argument("--long-us", type=float, default=10.0,
                     help="with --against, also the figures over entries whose exhaustive winner runs longer (default 10)")
     ap.add_argument("--repeat", metavar="CACHE", help="TABLE's own cache: the run-to-run drift of kernels both runs timed")
+    ap.add_argument("--judge-plan", metavar="DIR", help="with --against: write the third run's shapes and filters to DIR")
+    ap.add_argument("--judge-over", type=float, default=0.02, help="--judge-plan takes entries over 1 + this (default 0.02)")
+    ap.add_argument("--padtune", default="build/gpu/tuner/padtune", help="the CLI the printed judge commands name")
+    ap.add_argument("--judge", metavar="CACHE", help="with --against: the third run's cache; its ratios of the entries it timed")
     a = ap.parse_args()
+    if (a.judge_plan or a.judge) and not a.against:
+        ap.error("--judge-plan and --judge need --against (they judge the side-by-side entries)")
 
     medians = kernel_medians(a.cache)
     with open(a.table) as f:
@@ -54,7 +61,13 @@ def main():
         repeat(medians, kernel_medians(a.repeat))
     if a.against:
         with open(a.against) as f:
-            sys.exit(against(medians, table, json.load(f), a.long_us))
+            exhaustive = json.load(f)
+        code = against(medians, table, exhaustive, a.long_us)
+        if a.judge_plan:
+            judge_plan(side_by_side(medians, table, exhaustive), a.judge_over, a.judge_plan, a.padtune)
+        if a.judge:
+            code = code or judge(side_by_side(medians, table, exhaustive), kernel_medians(a.judge), a.judge)
+        sys.exit(code)
     ratios = []
     for e in table["entries"]:
         times = medians.get(key(e["dtype"], e["shape"]))
@@ -99,8 +112,9 @@ def repeat(first, second):
               f"max {r[-1]:.3f}")
 
 
-def against(medians, table, exhaustive, long_us):
-    """Prints the side-by-side figures; returns the exit code (1: no shape in common)."""
+def side_by_side(medians, table, exhaustive):
+    """[(ratio, dtype, bucket, mine, theirs, their us, shape)] of the entries both tables hold, where the
+    exhaustive run timed both winners, worst first."""
     theirs = {problem(e): e["winner"]["id"] for e in exhaustive["entries"] if not e.get("exact")}
     rows = []
     for e in table["entries"]:
@@ -109,11 +123,57 @@ def against(medians, table, exhaustive, long_us):
         if e.get("exact") or k not in theirs or e["winner"]["id"] not in times or theirs[k] not in times:
             continue
         rows.append((times[e["winner"]["id"]] / times[theirs[k]], e["dtype"], e["bucket"], e["winner"]["id"], theirs[k],
-                     times[theirs[k]]))
+                     times[theirs[k]], tuple(e["shape"])))
+    return sorted(rows, reverse=True)
+
+
+def judge_plan(rows, over, out_dir, padtune):
+    """Writes DIR/sizes-DTYPE.txt and DIR/filter-DTYPE.txt for the entries over 1 + `over` whose winners
+    differ, and prints the tune commands that time both winners on them into DIR/judge.*."""
+    picked = {}
+    for r in rows:
+        if r[0] > 1 + over and r[3] != r[4]:
+            shapes, ids = picked.setdefault(r[1], (set(), set()))
+            shapes.add(r[6]), ids.update((r[3], r[4]))
+    os.makedirs(out_dir, exist_ok=True)
+    print(f"judge plan: {sum(len(s) for s, _ in picked.values())} shapes over {1 + over:.2f}, "
+          f"{sum(len(i) for _, i in picked.values())} kernels; time them with:")
+    for dtype, (shapes, ids) in sorted(picked.items()):
+        sizes, filt = os.path.join(out_dir, f"sizes-{dtype}.txt"), os.path.join(out_dir, f"filter-{dtype}.txt")
+        with open(sizes, "w") as f:
+            f.writelines(" ".join(map(str, s)) + "\n" for s in sorted(shapes))
+        with open(filt, "w") as f:
+            f.write("^(" + "|".join(sorted(ids)) + ")$\n")
+        print(f'  {padtune} tune --backend cuda --dtype {dtype} --sizes {sizes} --exhaustive --filter "$(cat {filt})" '
+              f'--table {os.path.join(out_dir, "judge.json")} --cache {os.path.join(out_dir, "judge.cache.jsonl")}')
+
+
+def judge(rows, third, path):
+    """Prints the side-by-side ratios of the entries that the third run timed both winners of, by its
+    medians and by the first run's; returns 1 if it timed none."""
+    judged = []
+    for r in rows:
+        times = third.get((r[1], r[6]), {})
+        if r[3] != r[4] and r[3] in times and r[4] in times:
+            judged.append((times[r[3]] / times[r[4]], r[0], r[1], r[2], r[3], r[4], times[r[4]]))
+    if not judged:
+        print(f"judge: {path} timed both winners of no side-by-side entry")
+        return 1
+    judged.sort(reverse=True)
+    print(f"judged by a third run ({path}): {len(judged)} entries; this table's winner over the exhaustive table's: "
+          f"geomean {geomean([j[0] for j in judged]):.4f}, worst {judged[0][0]:.4f} ({judged[0][2]} {judged[0][3]}); "
+          f"the first run on the same entries: geomean {geomean([j[1] for j in judged]):.4f}, worst {max(j[1] for j in judged):.4f}")
+    for j in judged[:5]:
+        print(f"  {j[0]:.4f} (first run {j[1]:.4f})  {j[2]} {j[3]} ({j[6]:.1f} us): {j[4]} against {j[5]}")
+    return 0
+
+
+def against(medians, table, exhaustive, long_us):
+    """Prints the side-by-side figures; returns the exit code (1: no shape in common)."""
+    rows = side_by_side(medians, table, exhaustive)
     if not rows:
         print("no shape of the table is in the exhaustive table with measurements of both winners")
         return 1
-    rows.sort(reverse=True)
     same = sum(1 for r in rows if r[3] == r[4])
     print(f"{len(rows)} entries side by side: the same winner in {same}; this table's winner over the exhaustive "
           f"table's, timed by the exhaustive run: geomean {geomean([r[0] for r in rows]):.4f}, worst {rows[0][0]:.4f} "
@@ -122,7 +182,7 @@ def against(medians, table, exhaustive, long_us):
     if long:
         print(f"  over {long_us:g} us ({len(long)} entries): geomean {geomean([r[0] for r in long]):.4f}, worst "
               f"{long[0][0]:.4f} ({long[0][1]} {long[0][2]}, {long[0][5]:.1f} us)")
-    for r, dtype, bucket, mine, exh, us in rows[:5]:
+    for r, dtype, bucket, mine, exh, us, _ in rows[:5]:
         print(f"  {r:.4f}  {dtype} {bucket} ({us:.1f} us): {mine} against {exh}")
     return 0
 

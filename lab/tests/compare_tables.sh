@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # lab/bin/compare-tables --against and --repeat on made-up caches whose answers are known: two shapes,
 # a 4 us one where the judged table picks a kernel 5% slower, and a 100 us one where it picks the same;
-# the second run measures every kernel 2% faster on the short shape and the same on the long one.
+# the second run measures every kernel 2% faster on the short shape and the same on the long one; a
+# third run (the judge) puts the short shape's two winners 1% apart.
 # Usage: compare_tables.sh SCRIPT SCRATCH_DIR
 set -uo pipefail
 script=$1 dir=$2
@@ -33,8 +34,23 @@ grep -q '^  over 10 us (1 entries): geomean 1.0000, worst 1.0000 (f32 l6_r18_a4,
 grep -q '^run to run: 4 kernels on a shape timed in full by both runs' "$dir/out" || fail "run to run: 4 pairs (no copy)"
 grep -q '^  0-5 us: n 2, geomean 0.9800, 5-95% 0.980-0.980, min 0.980, max 0.980$' "$dir/out" || fail "short kernels 0.98"
 grep -q '^  over 50 us: n 2, geomean 1.0000' "$dir/out" || fail "long kernels 1.0"
+# The judge: the plan names the short shape only (1.05, different winners), the third run puts it at 1.01.
+python3 "$script" "$dir/first.jsonl" "$dir/judged.json" --against "$dir/exhaustive.json" --judge-plan "$dir/plan" \
+  --padtune PT > "$dir/out" 2>&1 || fail "judge plan: exit $?"
+grep -q '^judge plan: 1 shapes over 1.02, 2 kernels' "$dir/out" || fail "judge plan: one shape, two kernels"
+[ "$(cat "$dir/plan/sizes-f32.txt")" = "8 8 7 2 3" ] || fail "judge plan: sizes-f32.txt holds the short shape alone"
+[ "$(cat "$dir/plan/filter-f32.txt")" = "^($A|$B)\$" ] || fail "judge plan: the filter names both winners, anchored"
+grep -qF "PT tune --backend cuda --dtype f32 --sizes $dir/plan/sizes-f32.txt --exhaustive" "$dir/out" || fail "judge plan: no command"
+[ ! -e "$dir/plan/sizes-f64.txt" ] || fail "judge plan: a dtype with no entry got a sizes file"
+{ echo '{"padtune_cache":1,"device":{"name":"test"}}'; row 8,8,7,2,3 $A 4.0; row 8,8,7,2,3 $B 4.04; } > "$dir/third.jsonl"
+python3 "$script" "$dir/first.jsonl" "$dir/judged.json" --against "$dir/exhaustive.json" --judge "$dir/third.jsonl" \
+  > "$dir/out" 2>&1 || fail "judge: exit $?"
+grep -q '^judged by a third run (.*third.jsonl): 1 entries; .* geomean 1.0100, worst 1.0100 (f32 l3_r6_a8); the first run on the same entries: geomean 1.0500, worst 1.0500$' "$dir/out" \
+  || fail "judge: the third run's 1.01 beside the first run's 1.05"
+python3 "$script" "$dir/first.jsonl" "$dir/judged.json" --judge "$dir/third.jsonl" > "$dir/out" 2>&1 && fail "--judge without --against was accepted"
+grep -q "need --against" "$dir/out" || fail "--judge without --against: no message"
 echo '{"not":"a cache"}' > "$dir/other.json"
 python3 "$script" "$dir/first.jsonl" "$dir/judged.json" --repeat "$dir/other.json" > "$dir/out" 2>&1 \
   && fail "a --repeat file that is no cache was accepted"
 grep -q "other.json: not a padtune measurement cache" "$dir/out" || fail "no message naming the file"
-echo "compare-tables: side by side, over 10 us and run to run as expected"
+echo "compare-tables: side by side, over 10 us, run to run and the judge as expected"
