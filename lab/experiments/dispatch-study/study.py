@@ -22,7 +22,7 @@ import sys
 
 import numpy as np
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))  # the repository: lab/experiments/dispatch-study/..
 ES = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2}
 DTYPES = ["f32", "f64", "f16", "bf16"]
 MEMCPY = "cudaMemcpyAsync_d2d"
