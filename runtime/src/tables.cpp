@@ -97,7 +97,7 @@ detail::voter voter_of(const table_entry& e, const instantiation* inst) {
   v.ranked.emplace_back(inst, 0.0f);
   for (const ranked_candidate& c : ranked) {
     const instantiation* i = find_instantiation(c.id);
-    if (!i || i == inst || i->type != e.type || v.ranked.size() == detail::vote_size) continue;
+    if (!i || i == inst || i->type != e.type || v.ranked.size() == detail::voter_ranks) continue;
     // Clamped: a table's ratios are finite but may be huge (a winner timed at nearly 0 µs).
     v.ranked.emplace_back(i, float(std::log(std::clamp(c.ratio / base, 1.0, 1e6))));
   }

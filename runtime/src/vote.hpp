@@ -1,6 +1,6 @@
 #pragma once
 // The dispatcher's choice for a shape that no exact entry holds: a vote of the table entries
-// nearest to it. Each entry ranks its fastest candidates (the winner, then the others with their
+// nearest to it. Each entry ranks its 16 fastest candidates (the winner, then the others with their
 // time over the winner's); the 8 nearest entries weigh in by distance, and the candidate with the
 // least weighted log ratio over them wins. Against the nearest bucket's winner alone, on the 200
 // random shapes of held-out seeds 1-5 (which the H200 table was not tuned on), the pick's geometric
@@ -16,6 +16,7 @@
 
 #include "padtune/dtype.hpp"
 #include "padtune/registry.hpp"
+#include "padtune/table.hpp"
 
 namespace padtune::detail {
 
@@ -46,7 +47,8 @@ struct voter {
   std::vector<std::pair<const instantiation*, float>> ranked;
 };
 
-inline constexpr std::size_t vote_size = 8;
+inline constexpr std::size_t vote_size = 8;  ///< the voters: the nearest entries
+inline constexpr std::size_t voter_ranks = ranked_limit;  ///< the candidates each voter ranks, at most
 /// What a candidate costs at a voter that does not rank it: at least 20% slower than the winner,
 /// or slower than the voter's last ranked.
 inline constexpr float unranked_log_ratio = 0.18232156f;  // log(1.2)
@@ -64,7 +66,7 @@ struct vote_result {
   std::size_t voters = 0;               ///< how many weighed in
   /// The best-voted `finalists` (vote's argument) of the candidates, best first (ties in the order
   /// named); `inst` is the first. First-use timing (autotune.hpp) times them.
-  std::array<const instantiation*, vote_size * vote_size> order{};
+  std::array<const instantiation*, vote_size * voter_ranks> order{};
   std::size_t candidates = 0;  ///< how many candidates the voters named
 };
 
@@ -92,24 +94,24 @@ vote_result vote(const std::vector<Entry>& entries, const vote_point& at, VoterO
 
   // cost(c) = sum over voters of w * (c's log ratio there, or the voter's miss cost). The sum of
   // every voter's miss cost is the same for all candidates, so only the differences are kept: where
-  // a voter ranks c, w * (its log ratio - its miss cost). The candidates (at most 64) are tallied in
+  // a voter ranks c, w * (its log ratio - its miss cost). The candidates (at most 128) are tallied in
   // a small open-addressed table keyed by the kernel's address: no search over a list per rank.
   struct tally {
     const instantiation* inst = nullptr;
     float cost = 0;
   };
-  constexpr std::size_t table_size = 2 * vote_size * vote_size;  // half full at most
-  static_assert(table_size == 128, "the slot is the top 7 bits of a multiplicative hash");
+  constexpr std::size_t table_size = 2 * vote_size * voter_ranks;  // half full at most
+  static_assert(table_size == 256, "the slot is the top 8 bits of a multiplicative hash, kept in a uint8_t");
   std::array<tally, table_size> table{};
-  std::array<std::uint8_t, vote_size * vote_size> first_seen{};  // table slots, in the order named
+  std::array<std::uint8_t, vote_size * voter_ranks> first_seen{};  // table slots, in the order named
   std::size_t candidates = 0;
   for (std::size_t k = 0; k < n; ++k) {
     const voter& v = voter_of(entries[near[k].second]);
     const float w = 1.0f / ((0.25f + near[k].first) * (0.25f + near[k].first));
     const float miss = std::fmax(unranked_log_ratio, v.ranked.back().second);
-    for (std::size_t r = 0; r < v.ranked.size() && r < vote_size; ++r) {
+    for (std::size_t r = 0; r < v.ranked.size() && r < voter_ranks; ++r) {
       const auto& [inst, log_ratio] = v.ranked[r];
-      std::size_t slot = std::size_t((std::uint64_t(reinterpret_cast<std::uintptr_t>(inst)) * 0x9E3779B97F4A7C15ull) >> 57);
+      std::size_t slot = std::size_t((std::uint64_t(reinterpret_cast<std::uintptr_t>(inst)) * 0x9E3779B97F4A7C15ull) >> 56);
       while (table[slot].inst && table[slot].inst != inst) slot = (slot + 1) % table_size;
       if (!table[slot].inst) table[slot].inst = inst, first_seen[candidates++] = std::uint8_t(slot);
       table[slot].cost += w * (log_ratio - miss);

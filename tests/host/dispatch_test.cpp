@@ -291,6 +291,28 @@ TEST_F(Dispatch, TheNearestEntriesVote) {
   EXPECT_EQ(explain_f32(1024, 11584, 1).inst, &b);
 }
 
+// Every one of an entry's ranked_limit candidates weighs in: z, ranked last (at 1.05) by both
+// entries, beats each entry's own winner, which the other does not rank (1.2 there). Had the vote
+// read fewer ranks than the table holds, z would be unranked at both and lose.
+TEST_F(Dispatch, TheVoteWeighsEveryRankedCandidate) {
+  std::vector<const instantiation*> f32;
+  for (const instantiation& i : registry())
+    if (i.type == dtype::f32 && !i.needs_zeroed_dx) f32.push_back(&i);
+  ASSERT_GE(f32.size(), 2 * (ranked_limit - 1) + 1);
+  const instantiation& z = *f32.back();
+  results_table t = host_table({{dtype::f32, "l13_r10_a4", f32[0]->id}, {dtype::f32, "l14_r10_a4", f32[1]->id}});
+  std::size_t next = 2;
+  for (std::size_t e = 0; e < t.entries.size(); ++e) {
+    t.entries[e].ranked = {{t.entries[e].winner.id, 1}};
+    while (t.entries[e].ranked.size() < ranked_limit - 1) t.entries[e].ranked.push_back({f32[next++]->id, 1.05});
+    t.entries[e].ranked.push_back({z.id, 1.05});
+  }
+  set_results_path(write("t.json", t));
+  const dispatch_choice ch = explain_f32(1024, 11584, 1);  // half a doubling from l13 and l14
+  EXPECT_EQ(ch.inst, &z) << ch.reason;
+  EXPECT_NE(ch.reason.find("the 2 nearest entries vote for another kernel"), std::string::npos) << ch.reason;
+}
+
 TEST_F(Dispatch, TiesGoToTheFirstEntry) {
   const instantiation& a = find_by_fields(dtype::f32, "flat", 256);
   const instantiation& b = find_by_fields(dtype::f32, "rowtile", 4096);

@@ -316,9 +316,9 @@ TEST_F(Results, RankedAndExactAreReadStrictly) {
   const fs::path twice = with_ranked("twice.json", json::array({one(w, 1), one("b", 1.3), one("b", 1.4)}));
   expect_mentions(read_error(twice), {twice.string(), "entries[0].ranked[2]", "listed twice"});
   json many = json::array({one(w, 1)});
-  for (int k = 0; k < 8; ++k) many.push_back(one(fmt::format("c{}", k), 1.5));
-  const fs::path nine = with_ranked("many.json", many);
-  expect_mentions(read_error(nine), {nine.string(), "entries[0].ranked", "at most 8"});
+  for (std::size_t k = 0; k < ranked_limit; ++k) many.push_back(one(fmt::format("c{}", k), 1.5));
+  const fs::path too_many = with_ranked("many.json", many);
+  expect_mentions(read_error(too_many), {too_many.string(), "entries[0].ranked", fmt::format("at most {}", ranked_limit)});
   const fs::path object = with_ranked("object.json", json{{"id", w}});
   expect_mentions(read_error(object), {object.string(), "entries[0].ranked"});
   const fs::path no_id = with_ranked("no_id.json", json::array({json{{"ratio", 1}}}));

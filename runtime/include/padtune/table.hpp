@@ -64,8 +64,11 @@ struct ranked_candidate {
   bool operator==(const ranked_candidate&) const = default;
 };
 
-/// How many candidates an entry ranks (`ranked`): what the dispatcher's vote weighs.
-inline constexpr std::size_t ranked_limit = 8;
+/// How many candidates an entry ranks (`ranked`): what the dispatcher's vote weighs. 16, not 8: the
+/// dispatcher with each H100 entry left out in turn served over 1.05 of the best at 6 of 1036 shapes
+/// instead of 9 (worst 1.106 -> 1.068), and a vote over 16 is within 0.0002 of one over every
+/// candidate's time (docs/performance-notes.md, "The vote ranks 16").
+inline constexpr std::size_t ranked_limit = 16;
 
 /// A bucket's entry serves the shapes near its own (the dispatcher's vote, runtime/src/vote.hpp);
 /// an exact entry (padtune tune --sizes) serves its own shape alone, before any bucket: the same
