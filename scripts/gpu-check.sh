@@ -63,7 +63,8 @@ compare_with_exhaustive() {
   local judge=/tmp/padtune-judge
   rm -rf "$judge"
   python3 lab/bin/compare-tables "results/$name.cache.jsonl" "$table" --against "results/$name.json" --judge-plan "$judge" \
-    > /dev/null 2>&1 || { say "compare-tables --judge-plan failed"; failed=1; return; }
+    > /tmp/padtune-judge-plan.txt 2>&1 || { cat /tmp/padtune-judge-plan.txt | tee -a "$summary"; say "compare-tables --judge-plan failed"; failed=1; return; }
+  grep '^judge plan' /tmp/padtune-judge-plan.txt | tee -a "$summary"  # how many shapes and kernels
   for sizes in "$judge"/sizes-*.txt; do
     [ -e "$sizes" ] || { say "judge: no entry over 1.02 to time again"; return; }
     local dtype; dtype=$(basename "$sizes" .txt); dtype=${dtype#sizes-}
@@ -72,7 +73,9 @@ compare_with_exhaustive() {
       > /dev/null 2>> "$out/judge.log" || failed=1
   done
   python3 lab/bin/compare-tables "results/$name.cache.jsonl" "$table" --against "results/$name.json" \
-    --judge "$judge/judge.cache.jsonl" 2>&1 | grep -A5 '^judge' | tee -a "$summary"
+    --judge "$judge/judge.cache.jsonl" > /tmp/padtune-judge.txt 2>&1 || { say "compare-tables --judge failed:"; failed=1; }
+  grep -A5 '^judge\|rror' /tmp/padtune-judge.txt | tee -a "$summary"
+  gzip -c "$judge/judge.cache.jsonl" > "$out/judge.cache.jsonl.gz" 2>/dev/null  # the third run, to check later
 }
 
 say "== device"

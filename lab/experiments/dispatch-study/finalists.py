@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How good is the best of the vote's first K candidates? The bound behind first-use timing.
 
-The vote as shipped (runtime/src/vote.hpp), table from the sweep's cache, on the held-out shapes of
+The vote as shipped before it ranked 16 (runtime/src/vote.hpp; the H200 table ranks 8 still), table from the sweep's cache, on the held-out shapes of
 the seeds named (every candidate timed on each, held-out-caches/; default 1-7): for K = 1, 2, 4, 8,
 12 and 16, the
 best cached time among the vote's K best-voted candidates over the shape's best. K = 1 is the vote

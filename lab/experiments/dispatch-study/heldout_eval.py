@@ -41,7 +41,7 @@ def main():
     rules = collections.OrderedDict()
     rules["nearest bucket (before)"] = S.rule_nearest(S.BASELINE)
     rules["nearest entry, new distance"] = S.rule_nearest(S.NEW)
-    rules["vote 8, top 8 ranked (shipped)"] = S.rule_knn(S.NEW, 8, info="topm", topm=8, pen=1.2, **W)
+    rules["vote 8, top 8 ranked (shipped to cef6b25)"] = S.rule_knn(S.NEW, 8, info="topm", topm=8, pen=1.2, **W)
     rules["vote 8, winner + runner-up"] = S.rule_knn(S.NEW, 8, info="topm", topm=2, pen=1.1, **W)
     rules["vote 8, every candidate"] = S.rule_knn(S.NEW, 8, **W)
     rules["vote 4, top 8 ranked"] = S.rule_knn(S.NEW, 4, info="topm", topm=8, pen=1.2, **W)

@@ -2,7 +2,7 @@
 """The C++ dispatcher left one entry out at a time: for each entry of TABLE, a table without it, and
 what `padtune explain` serves at the entry's shape, over the best of every candidate there by CACHE's
 L2-cold medians (no GPU: --backend cuda --any-device). study.py's leave-one-out with the shipped
-vote itself (its span, its own-shape rule, its table) instead of a model of it.
+vote itself (its span, its tiny-problem rule, its table) instead of a model of it.
 
     python3 lab/experiments/dispatch-study/loo_dispatcher.py TABLE CACHE build/ci/tuner/padtune [JOBS]
 
@@ -50,6 +50,8 @@ def main():
         best = min(t for k, t in times.items() if k != MEMCPY_FLOOR)
         rows.append((times[pick] / best, best, e["dtype"], tuple(e["shape"]), pick.split("__", 2)[2]))
     for name, sel in (("every entry", rows), ("best over 10 us", [r for r in rows if r[1] > 10])):
+        if not sel:
+            continue
         g = math.exp(sum(math.log(r[0]) for r in sel) / len(sel))
         print(f"{name}: {len(sel)} entries, served/best geomean {g:.4f}, worst {max(r[0] for r in sel):.3f}, "
               f"over 1.05: {sum(r[0] > 1.05 for r in sel)}")

@@ -66,8 +66,9 @@ struct ranked_candidate {
 
 /// How many candidates an entry ranks (`ranked`): what the dispatcher's vote weighs. 16, not 8: the
 /// dispatcher with each H100 entry left out in turn served over 1.05 of the best at 6 of 1036 shapes
-/// instead of 9 (worst 1.106 -> 1.068), and a vote over 16 is within 0.0002 of one over every
-/// candidate's time (docs/performance-notes.md, "The vote ranks 16").
+/// instead of 9 (worst 1.106 -> 1.068); in the study's model of the vote, 16 per entry is within
+/// 0.0003 in geomean of a vote over every candidate's time (docs/performance-notes.md, "The vote
+/// ranks 16").
 inline constexpr std::size_t ranked_limit = 16;
 
 /// A bucket's entry serves the shapes near its own (the dispatcher's vote, runtime/src/vote.hpp);
