@@ -113,7 +113,10 @@ TEST_F(OutputFile, AnyNameThatFitsIsWrittenThoughItsTemporaryNameWouldNot) {
   // A 10-byte name in a folder of PATH_MAX - 12 bytes: the longest path, its NUL included.
   const std::size_t folder_length = PATH_MAX - 12;
   fs::path deep = dir;
-  while (deep.string().size() + 200 < folder_length) deep /= std::string(199, 'd');
+  // Each step adds 200 bytes; stop with 2 to 201 left, so the last name has 1 to 200 bytes (an empty
+  // one would only add a trailing separator, and the path came out a byte short where dir's length
+  // left exactly 1).
+  while (deep.string().size() + 201 < folder_length) deep /= std::string(199, 'd');
   deep /= std::string(folder_length - deep.string().size() - 1, 'e');
   fs::create_directories(deep);
   const fs::path near = deep / "near.jsonl";
