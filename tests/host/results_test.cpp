@@ -315,10 +315,16 @@ TEST_F(Results, RankedAndExactAreReadStrictly) {
   expect_mentions(read_error(order), {order.string(), "entries[0].ranked[2]", "fastest first"});
   const fs::path twice = with_ranked("twice.json", json::array({one(w, 1), one("b", 1.3), one("b", 1.4)}));
   expect_mentions(read_error(twice), {twice.string(), "entries[0].ranked[2]", "listed twice"});
+  // Longer than this build ranks (a later padtune's table): read, the first ranked_limit kept, every
+  // one checked.
   json many = json::array({one(w, 1)});
-  for (std::size_t k = 0; k < ranked_limit; ++k) many.push_back(one(fmt::format("c{}", k), 1.5));
-  const fs::path too_many = with_ranked("many.json", many);
-  expect_mentions(read_error(too_many), {too_many.string(), "entries[0].ranked", fmt::format("at most {}", ranked_limit)});
+  for (std::size_t k = 0; k < ranked_limit; ++k) many.push_back(one(fmt::format("c{}", k), 1.5 + 0.01 * double(k)));
+  const std::vector<ranked_candidate> kept = read_table(with_ranked("many.json", many)).entries[0].ranked;
+  ASSERT_EQ(kept.size(), ranked_limit);
+  EXPECT_EQ(kept.back(), (ranked_candidate{fmt::format("c{}", ranked_limit - 2), 1.5 + 0.01 * double(ranked_limit - 2)}));
+  many.push_back(one("c0", 2));
+  const fs::path late_twice = with_ranked("late_twice.json", many);
+  expect_mentions(read_error(late_twice), {late_twice.string(), fmt::format("entries[0].ranked[{}]", ranked_limit + 1), "listed twice"});
   const fs::path object = with_ranked("object.json", json{{"id", w}});
   expect_mentions(read_error(object), {object.string(), "entries[0].ranked"});
   const fs::path no_id = with_ranked("no_id.json", json::array({json{{"ratio", 1}}}));
