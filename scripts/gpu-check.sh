@@ -65,11 +65,11 @@ compare_with_exhaustive() {
   python3 lab/bin/compare-tables "results/$name.cache.jsonl" "$table" --against "results/$name.json" --judge-plan "$judge" \
     > /tmp/padtune-judge-plan.txt 2>&1 || { cat /tmp/padtune-judge-plan.txt | tee -a "$summary"; say "compare-tables --judge-plan failed"; failed=1; return; }
   grep '^judge plan' /tmp/padtune-judge-plan.txt | tee -a "$summary"  # how many shapes and kernels
-  for sizes in "$judge"/sizes-*.txt; do
-    [ -e "$sizes" ] || { say "judge: no entry over 1.02 to time again"; return; }
-    local dtype; dtype=$(basename "$sizes" .txt); dtype=${dtype#sizes-}
-    build/gpu/tuner/padtune tune --backend cuda --dtype "$dtype" --sizes "$sizes" --exhaustive \
-      --filter "$(cat "$judge/filter-$dtype.txt")" --table "$judge/judge.json" --cache "$judge/judge.cache.jsonl" \
+  for filter in "$judge"/filter-*.txt; do  # filter-DTYPE-K.txt: padtune takes a filter of at most 256 bytes
+    [ -e "$filter" ] || { say "judge: no entry over 1.02 to time again"; return; }
+    local dtype; dtype=$(basename "$filter" .txt); dtype=${dtype#filter-}; dtype=${dtype%-*}
+    build/gpu/tuner/padtune tune --backend cuda --dtype "$dtype" --sizes "$judge/sizes-$dtype.txt" --exhaustive \
+      --filter "$(cat "$filter")" --table "$judge/judge.json" --cache "$judge/judge.cache.jsonl" \
       > /dev/null 2>> "$out/judge.log" || failed=1
   done
   python3 lab/bin/compare-tables "results/$name.cache.jsonl" "$table" --against "results/$name.json" \

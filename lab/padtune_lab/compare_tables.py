@@ -127,9 +127,29 @@ def side_by_side(medians, table, exhaustive):
     return sorted(rows, reverse=True)
 
 
+FILTER_BYTES = 256  # the longest --filter padtune takes (id_filter::max_pattern_bytes)
+
+
+def id_filters(ids, limit=FILTER_BYTES):
+    """Anchored --filter patterns, each at most `limit` bytes, that together match exactly `ids`: the ids'
+    common prefix (up to a '__') once per pattern, then as many of the rest as fit."""
+    ids = sorted(ids)
+    prefix = os.path.commonprefix(ids)
+    prefix = prefix[:prefix.rfind("__") + 2] if "__" in prefix else ""
+    patterns, part = [], []
+    for rest in (i[len(prefix):] for i in ids):
+        if part and len(f"^{prefix}({'|'.join(part + [rest])})$") > limit:
+            patterns.append(part)
+            part = []
+        part.append(rest)
+    patterns.append(part)
+    return [f"^{prefix}({'|'.join(p)})$" for p in patterns]
+
+
 def judge_plan(rows, over, out_dir, padtune):
-    """Writes DIR/sizes-DTYPE.txt and DIR/filter-DTYPE.txt for the entries over 1 + `over` whose winners
-    differ, and prints the tune commands that time both winners on them into DIR/judge.*."""
+    """Writes DIR/sizes-DTYPE.txt and DIR/filter-DTYPE-K.txt (K = 1, 2, ...: padtune takes a filter of at
+    most FILTER_BYTES) for the entries over 1 + `over` whose winners differ, and prints the tune commands
+    that time both winners on them into DIR/judge.*."""
     picked = {}
     for r in rows:
         if r[0] > 1 + over and r[3] != r[4]:
@@ -139,13 +159,15 @@ def judge_plan(rows, over, out_dir, padtune):
     print(f"judge plan: {sum(len(s) for s, _ in picked.values())} shapes over {1 + over:.2f}, "
           f"{sum(len(i) for _, i in picked.values())} kernels; time them with:")
     for dtype, (shapes, ids) in sorted(picked.items()):
-        sizes, filt = os.path.join(out_dir, f"sizes-{dtype}.txt"), os.path.join(out_dir, f"filter-{dtype}.txt")
+        sizes = os.path.join(out_dir, f"sizes-{dtype}.txt")
         with open(sizes, "w") as f:
             f.writelines(" ".join(map(str, s)) + "\n" for s in sorted(shapes))
-        with open(filt, "w") as f:
-            f.write("^(" + "|".join(sorted(ids)) + ")$\n")
-        print(f'  {padtune} tune --backend cuda --dtype {dtype} --sizes {sizes} --exhaustive --filter "$(cat {filt})" '
-              f'--table {os.path.join(out_dir, "judge.json")} --cache {os.path.join(out_dir, "judge.cache.jsonl")}')
+        for k, pattern in enumerate(id_filters(ids), start=1):
+            filt = os.path.join(out_dir, f"filter-{dtype}-{k}.txt")
+            with open(filt, "w") as f:
+                f.write(pattern + "\n")
+            print(f'  {padtune} tune --backend cuda --dtype {dtype} --sizes {sizes} --exhaustive --filter "$(cat {filt})" '
+                  f'--table {os.path.join(out_dir, "judge.json")} --cache {os.path.join(out_dir, "judge.cache.jsonl")}')
 
 
 def judge(rows, third, path):

@@ -39,7 +39,19 @@ python3 "$script" "$dir/first.jsonl" "$dir/judged.json" --against "$dir/exhausti
   --padtune PT > "$dir/out" 2>&1 || fail "judge plan: exit $?"
 grep -q '^judge plan: 1 shapes over 1.02, 2 kernels' "$dir/out" || fail "judge plan: one shape, two kernels"
 [ "$(cat "$dir/plan/sizes-f32.txt")" = "8 8 7 2 3" ] || fail "judge plan: sizes-f32.txt holds the short shape alone"
-[ "$(cat "$dir/plan/filter-f32.txt")" = "^($A|$B)\$" ] || fail "judge plan: the filter names both winners, anchored"
+[ "$(cat "$dir/plan/filter-f32-1.txt")" = "^constant_pad1d_backward__f32__(flat__bo1024__t256__w16|rowelem__bo256__t128__w4)\$" ] \
+  || fail "judge plan: the filter names both winners, anchored, their common prefix once"
+[ ! -e "$dir/plan/filter-f32-2.txt" ] || fail "judge plan: two ids took more than one filter"
+# Many ids: filters of at most 256 bytes (padtune's limit) that match exactly those ids.
+PYTHONPATH="$(dirname "$script")/.." python3 -c '
+import re
+from padtune_lab.compare_tables import id_filters
+ids = {f"constant_pad1d_backward__bf16__flat__bo{64 << (k % 6)}__t{32 << (k % 4)}__w{k}" for k in range(60)}
+pats = id_filters(ids)
+assert len(pats) > 1 and all(len(p) <= 256 for p in pats), pats
+others = {"constant_pad1d_backward__f32__flat__bo64__t32__w0", "constant_pad1d_backward__bf16__flat__bo64__t32__w60"}
+assert {i for i in ids | others if any(re.fullmatch(p, i) for p in pats)} == ids
+' || fail "judge plan: the filters of 60 ids are too long or match other ids"
 grep -qF "PT tune --backend cuda --dtype f32 --sizes $dir/plan/sizes-f32.txt --exhaustive" "$dir/out" || fail "judge plan: no command"
 [ ! -e "$dir/plan/sizes-f64.txt" ] || fail "judge plan: a dtype with no entry got a sizes file"
 { echo '{"padtune_cache":1,"device":{"name":"test"}}'; row 8,8,7,2,3 $A 4.0; row 8,8,7,2,3 $B 4.04; } > "$dir/third.jsonl"
