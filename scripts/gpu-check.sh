@@ -51,20 +51,17 @@ failed=0
 # GPU (results/ holds several cards'): each winner against each shape's best, or with --side-by-side
 # against the exhaustive table's winners, with the drift of the kernels both runs timed in full.
 compare_with_exhaustive() {
-  local dir=$1 mode=${2:-} table name extra=()
+  local dir=$1 mode=${2:-} table name extra=() judge=/tmp/padtune-judge
   table=$(ls "$dir"/*.json 2>/dev/null | head -1)  # the table the tune wrote beside its cache
   if [ -z "$table" ]; then say "the tune wrote no table in $dir"; failed=1; return; fi
   name=$(basename "$table" .json)
   if [ ! -f "results/$name.cache.jsonl" ]; then say "no exhaustive cache results/$name.cache.jsonl to compare with"; return; fi
-  [ "$mode" = --side-by-side ] && extra=(--against "results/$name.json" --repeat "$dir/$name.cache.jsonl")
+  # With --side-by-side the same call plans the judge: the entries over 1.02 again, in a third run
+  # that chose neither winner (compare-tables' docstring).
+  [ "$mode" = --side-by-side ] && { rm -rf "$judge"; extra=(--against "results/$name.json" --repeat "$dir/$name.cache.jsonl" --judge-plan "$judge"); }
   python3 lab/bin/compare-tables "results/$name.cache.jsonl" "$table" "${extra[@]}" 2>&1 | tee -a "$summary"
   [ "$mode" = --side-by-side ] || return
-  # The entries over 1.02 again, in a third run that chose neither winner (compare-tables' docstring).
-  local judge=/tmp/padtune-judge
-  rm -rf "$judge"
-  python3 lab/bin/compare-tables "results/$name.cache.jsonl" "$table" --against "results/$name.json" --judge-plan "$judge" \
-    > /tmp/padtune-judge-plan.txt 2>&1 || { cat /tmp/padtune-judge-plan.txt | tee -a "$summary"; say "compare-tables --judge-plan failed"; failed=1; return; }
-  grep '^judge plan' /tmp/padtune-judge-plan.txt | tee -a "$summary"  # how many shapes and kernels
+  [ -d "$judge" ] || { say "compare-tables wrote no judge plan"; failed=1; return; }
   for filter in "$judge"/filter-*.txt; do  # filter-DTYPE-K.txt: padtune takes a filter of at most 256 bytes
     [ -e "$filter" ] || { say "judge: no entry over 1.02 to time again"; return; }
     local dtype; dtype=$(basename "$filter" .txt); dtype=${dtype#filter-}; dtype=${dtype%-*}

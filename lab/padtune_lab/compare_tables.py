@@ -22,18 +22,13 @@ import os
 import statistics
 import sys
 
-from padtune_lab.cache import MEMCPY_FLOOR, read_ok
+from padtune_lab.cache import kernel_medians
 
 TIME_CLASSES = [(0, 5), (5, 10), (10, 50), (50, math.inf)]  # us, by the first run's median
 
 
 def key(dtype, shape):
     return (dtype, tuple(shape))
-
-
-def kernel_medians(path):
-    """{(dtype, shape): {id: median us}} of a cache's successful measurements, the memcpy floor left out."""
-    return {k: {i: t for i, t in by_id.items() if i != MEMCPY_FLOOR} for k, by_id in read_ok(path).items()}
 
 
 def main():
@@ -62,11 +57,12 @@ def main():
     if a.against:
         with open(a.against) as f:
             exhaustive = json.load(f)
-        code = against(medians, table, exhaustive, a.long_us)
+        rows = side_by_side(medians, table, exhaustive)
+        code = against(rows, a.long_us)
         if a.judge_plan:
-            judge_plan(side_by_side(medians, table, exhaustive), a.judge_over, a.judge_plan, a.padtune)
+            judge_plan(rows, a.judge_over, a.judge_plan, a.padtune)
         if a.judge:
-            code = code or judge(side_by_side(medians, table, exhaustive), kernel_medians(a.judge), a.judge)
+            code = code or judge(rows, kernel_medians(a.judge), a.judge)
         sys.exit(code)
     ratios = []
     for e in table["entries"]:
@@ -190,9 +186,8 @@ def judge(rows, third, path):
     return 0
 
 
-def against(medians, table, exhaustive, long_us):
-    """Prints the side-by-side figures; returns the exit code (1: no shape in common)."""
-    rows = side_by_side(medians, table, exhaustive)
+def against(rows, long_us):
+    """Prints the side-by-side figures of side_by_side's rows; returns the exit code (1: no shape in common)."""
     if not rows:
         print("no shape of the table is in the exhaustive table with measurements of both winners")
         return 1
