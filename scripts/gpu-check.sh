@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # On a GPU machine: build (gpu preset), then the steps asked for, with logs and a summary in OUTDIR.
 # Usage: scripts/gpu-check.sh OUTDIR [STEP...]   steps: test memcheck racecheck isolation tune budget fresh mpi jit bench peers sweep plots profile perf
+#                                                  exhaustive pads models torch heldout
 #        (default: test memcheck tune)
 #   test      ctest -L gpu (the CUDA fault-isolation test among them; GPU_TEST_JOBS at once, default 4),
 #             then the host tests
@@ -35,6 +36,19 @@
 #   perf      every candidate on the performance suite (padtune_bench --padtune_print_suite=perf),
 #             all dtypes: perf.txt;
 #             PERF_ARGS narrows it (e.g. --variant flat flatvec)
+#   exhaustive the table the project ships: padtune tune --exhaustive over every variant but seed,
+#             into EXHAUSTIVE_DIR (default /tmp/padtune-exhaustive), at most EXHAUSTIVE_SECONDS
+#             (default 540); resumes from that folder's cache, or from EXHAUSTIVE_SEED (a
+#             <gpu>.cache.jsonl[.gz] an earlier machine returned). Finished, it is copied into
+#             results/ and the build re-embeds it (the steps after it use it; unfinished, they are
+#             left out); OUTDIR gets the table and the gzipped cache
+#   pads      lab/bin/pad-bench: eager pads with padtune.enable() against PyTorch's, pads.{json,md}
+#   models    lab/bin/model-bench: training steps of real models, models.{json,md}; the models'
+#             wheels (pytorch-tcn, conformer, einops) from WHEELS_DIR when the machine has no network
+#   torch     lab/bin/torch-bench --no-narrow TORCH_RUNS times (default 3, TORCH_BUDGET s each,
+#             default 150), then lab/bin/torch-pool: torch-pooled/torch.{json,md,png}
+#   heldout   lab/bin/held-out --seed HELDOUT_SEED (default 21) --autotune: the vote's picks and
+#             first-use timing's on 24 shapes no table holds, held-out/held-out.{json,md}
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu-check.sh OUTDIR [test] [memcheck] [tune]}
@@ -75,6 +89,10 @@ compare_with_exhaustive() {
   gzip -c "$judge/judge.cache.jsonl" > "$out/judge.cache.jsonl.gz" 2>/dev/null  # the third run, to check later
 }
 
+# The Python package from this tree's build (build/gpu/python), and the models' wheels where given.
+site=/tmp/padtune-site
+with_package() { PYTHONPATH="$PWD/python:$site${PYTHONPATH:+:$PYTHONPATH}" PADTUNE_NATIVE_DIR="$PWD/build/gpu/python" "$@"; }
+
 say "== device"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee -a "$summary"
 
@@ -110,7 +128,7 @@ for step in $steps; do
       timeout -s INT "${TUNE_SECONDS:-480}" build/gpu/tuner/padtune tune --backend cuda ${TUNE_ARGS:-} \
         > "$out/tune.txt" 2> "$out/tune.log"; rc=$?
       tail -3 "$out/tune.log" | tee -a "$summary"
-      say "tune exit $rc (130: stopped by the time limit; run again to resume)"
+      say "tune exit $rc (124: stopped by the time limit; run again to resume)"
       cp results/*.json results/*.cache.jsonl "$out/" 2>/dev/null ;;
     budget)
       say "== padtune tune --budget ${BUDGET_SECONDS:-60}"
@@ -200,6 +218,65 @@ for step in $steps; do
       for args in "dispatch 32,256,8192,3,5 f32" "dispatch 1024,8192,8,2,3 bf16"; do
         scripts/profile-ncu.sh $args 2>&1 | tee -a "$out/ncu.txt" "$summary" || failed=1
       done ;;
+    exhaustive)
+      dir=${EXHAUSTIVE_DIR:-/tmp/padtune-exhaustive}
+      mkdir -p "$dir"
+      if [ -n "${EXHAUSTIVE_SEED:-}" ] && ! ls "$dir"/*.cache.jsonl > /dev/null 2>&1; then
+        seed=$(basename "${EXHAUSTIVE_SEED%.gz}")  # <gpu>.cache.jsonl: the name the tune resumes from
+        case $EXHAUSTIVE_SEED in *.gz) gzip -dc "$EXHAUSTIVE_SEED" > "$dir/$seed" ;; *) cp "$EXHAUSTIVE_SEED" "$dir/$seed" ;; esac \
+          || { say "EXHAUSTIVE_SEED $EXHAUSTIVE_SEED could not be read"; failed=1; continue; }
+        say "resuming from $EXHAUSTIVE_SEED ($(wc -l < "$dir/$seed") measurements)"
+      fi
+      say "== padtune tune --exhaustive into $dir (limit ${EXHAUSTIVE_SECONDS:-540} s)"
+      timeout -s INT "${EXHAUSTIVE_SECONDS:-540}" build/gpu/tuner/padtune tune --backend cuda --exhaustive \
+        --variant rowtile flat flatvec ewise staged rowelem --results-dir "$dir" > /dev/null 2> "$out/exhaustive.log"; rc=$?
+      grep -E ' measured, |time: ' "$out/exhaustive.log" | tee -a "$summary"
+      for cache in "$dir"/*.cache.jsonl; do [ -e "$cache" ] && gzip -c "$cache" > "$out/$(basename "$cache").gz"; done
+      if [ "$rc" -ne 0 ]; then
+        # timeout's 124: stopped at the limit with every finished shape in the cache.
+        say "exhaustive exit $rc (124: stopped by the time limit; run it again, on another machine with EXHAUSTIVE_SEED=<gpu>.cache.jsonl.gz from OUTDIR)"
+        [ "$rc" -eq 124 ] || failed=1
+        say "the steps after it are left out: they would measure the table this one replaces"
+        break
+      else
+        cp "$dir"/*.json "$out/" && cp "$dir"/*.json "$dir"/*.cache.jsonl results/ || failed=1
+        say "the exhaustive table is in results/; rebuilding to embed it"
+        cmake --build --preset gpu > /tmp/padtune-build.log 2>&1 || { cp /tmp/padtune-build.log "$out/build.log"; say "rebuild FAILED"; exit 1; }
+      fi ;;
+    pads)
+      say "== eager pads with padtune.enable() (lab/bin/pad-bench)"
+      with_package python3 lab/bin/pad-bench --bench build/gpu/bench/padtune_bench --out "$out/pads" \
+        > "$out/pads.log" 2>&1 || failed=1
+      tail -12 "$out/pads.log" | tee -a "$summary" ;;
+    models)
+      if [ -n "${WHEELS_DIR:-}" ]; then
+        pip install -q --no-index --no-deps --target "$site" "$WHEELS_DIR"/*.whl > /tmp/padtune-wheels.log 2>&1 \
+          || { cat /tmp/padtune-wheels.log; say "the wheels in $WHEELS_DIR did not install"; failed=1; }
+      fi
+      say "== training steps of real models (lab/bin/model-bench)"
+      with_package python3 lab/bin/model-bench --out "$out/models" > "$out/models.log" 2>&1 || failed=1
+      tail -12 "$out/models.log" | tee -a "$summary" ;;
+    torch)
+      runs=()
+      for ((i = 1; i <= ${TORCH_RUNS:-3}; i++)); do  # one process per run: torch-pool takes their medians
+        say "== lab/bin/torch-bench, process $i of ${TORCH_RUNS:-3}"
+        with_package python3 lab/bin/torch-bench --no-narrow --budget "${TORCH_BUDGET:-150}" --out "/tmp/padtune-torch-$i" \
+          > "/tmp/padtune-torch-$i.log" 2>&1 || { failed=1; cp "/tmp/padtune-torch-$i.log" "$out/"; }
+        [ -f "/tmp/padtune-torch-$i/torch.json" ] && runs+=("/tmp/padtune-torch-$i/torch.json")
+      done
+      if [ "${#runs[@]}" -gt 0 ]; then
+        python3 lab/bin/torch-pool "${runs[@]}" --out "$out/torch-pooled" > /tmp/padtune-torch-pool.log 2>&1 || failed=1
+        grep -E 'PASS|FAIL' "$out/torch-pooled/torch.md" | tee -a "$summary"
+      else
+        say "no torch-bench run wrote torch.json"; failed=1
+      fi ;;
+    heldout)
+      # --autotune reports the vote's own pick beside first-use timing's, from the same measurements.
+      say "== held-out shapes, seed ${HELDOUT_SEED:-21}: the vote and first-use timing"
+      rm -rf /tmp/padtune-held-out-work
+      python3 lab/bin/held-out --seed "${HELDOUT_SEED:-21}" --autotune --work /tmp/padtune-held-out-work \
+        --out "$out/held-out" > "$out/held-out.log" 2>&1 || failed=1
+      grep -h 'geometric mean' "$out/held-out/held-out.md" | tee -a "$summary" ;;
     *) say "unknown step $step"; failed=1 ;;
   esac
   say "$step took $(( $(date +%s) - start )) s"
