@@ -9,6 +9,7 @@
 #   single   one process's run, the others' reference (a CTest fixture)
 #   teams    -np 2 and 3, then a plain run   models  two device models   slurm  the Slurm template
 #   died     a rank that dies                sigterm SIGTERM to mpirun, then a resume
+#   stopped  SIGTERM to one rank alone: the others finish its shape
 # Usage: mpi_tune.sh PADTUNE MPIEXEC SCRATCH_DIR PART
 set -uo pipefail
 padtune=$1 mpiexec=$2 dir=$3 part=${4:-}
@@ -99,6 +100,21 @@ part_died() {
   echo "mpi: a dead rank ended the job and cost only its unfinished work ($kept kept)"
 }
 
+part_stopped() {
+  fresh stopped
+  # SIGTERM to rank 1 alone, in the middle of a shape (PADTUNE_TEST_STOP_AFTER): the rest of its shape
+  # goes to rank 0, and the table is whole: no entry made of the few candidates rank 1 had measured.
+  PADTUNE_TEST_STOP_AFTER=7 team 2 stopped --exhaustive  # exhaustive: a stop cuts the shape between candidates
+  grep -q "rank 1 stopped during" "$dir/stopped.out" || fail "rank 1's stop was not taken back: $(grep -v '^[a-z0-9]* ' "$dir/stopped.out" | tail -5)"
+  table=$dir/stopped/host-emulation.json
+  [ -f "$table" ] || { cat "$dir/stopped.out"; fail "no table after rank 1 stopped"; }
+  "$padtune" show "$table" | grep -q PARTIAL && fail "the table is partial though rank 0 measured the rest"
+  "$padtune" tune "${args[@]}" --exhaustive --results-dir "$dir/stopped" > "$dir/stopped.plain.out" 2>&1 &&
+    grep -qE " 0 measured, [1-9][0-9]* from the cache" "$dir/stopped.plain.out" ||
+    fail "the team left work undone after rank 1 stopped: $(tail -1 "$dir/stopped.plain.out")"
+  echo "mpi: a rank stopped alone; its shape's rest was measured by rank 0 and the table is whole"
+}
+
 part_sigterm() {
   fresh interrupted resumed
   rm -f "$dir/rows.txt"
@@ -128,6 +144,6 @@ part_sigterm() {
 }
 
 case "$part" in
-  single | teams | models | slurm | died | sigterm) "part_$part" ;;
-  *) echo "mpi_tune.sh: no part '$part' (single, teams, models, slurm, died, sigterm)" >&2; exit 2 ;;
+  single | teams | models | slurm | died | stopped | sigterm) "part_$part" ;;
+  *) echo "mpi_tune.sh: no part '$part' (single, teams, models, slurm, died, stopped, sigterm)" >&2; exit 2 ;;
 esac

@@ -69,6 +69,17 @@ exec 9>&-  # the lock is let go
 wait "$merger" || { cat "$dir/merge_wait.out"; fail "merge failed after the lock was released"; }
 "$padtune" show "$dir/merged.json" > /dev/null || fail "the merged table does not read back"
 
+# 3a. merge --output-dir onto a cache it also reads writes it under an exclusive lock: it waits while a
+# reader (another merge) holds the lock shared. It once took the lock shared for the input and
+# replaced the cache under the reader.
+exec 9> "$cache.lock" && flock -s 9
+"$padtune" merge "$cache" --output-dir "$dir/r1" > "$dir/merge_dir_wait.out" 2>&1 9>&- &
+merger=$!
+wait_for "$dir/merge_dir_wait.out" "waiting for another padtune"
+kill -0 "$merger" 2> /dev/null || fail "merge --output-dir did not wait for a reader of the cache it writes"
+exec 9>&-
+wait "$merger" || { cat "$dir/merge_dir_wait.out"; fail "merge --output-dir failed after the lock was released"; }
+
 # 3b. merge replaces its table under the table's lock: what a tune wrote there meanwhile is kept.
 echo "2 3 10 2 1" > "$dir/one.txt"
 expect 0 exact_tune "$padtune" "${tune[@]}" --sizes "$dir/one.txt" --table "$dir/exact.json" --cache "$dir/exact.cache.jsonl"

@@ -87,6 +87,40 @@ TEST(Tune, ATornLastLineIsRedoneAndTheRestKept) {
   EXPECT_EQ(second.from_cache, first.measured);
 }
 
+// A cache whose last line is whole but has no newline (an editor, a copy cut at a line's end) is
+// appended to on a line of its own: glued on, the next measurement made both lines unreadable, and
+// after a header alone the whole cache was refused.
+TEST(Tune, ACacheWithoutItsLastNewlineIsAppendedToOnANewLine) {
+  const auto dir = fresh_tune_dir("open_line");
+  tune_options o = quick_options(dir);
+  o.dtypes = {dtype::f32};
+  const tune_report first = run_tune(o, nullptr);
+  const auto drop_last_newline = [&] {
+    std::string text = read_input_file(first.cache_path);
+    ASSERT_EQ(text.back(), '\n');
+    text.pop_back();
+    std::ofstream(first.cache_path, std::ios::trunc) << text;
+  };
+  drop_last_newline();
+  o.dtypes = {dtype::f32, dtype::bf16};  // the f32 lines are reused, the bf16 ones appended
+  const tune_report second = run_tune(o, nullptr);
+  EXPECT_EQ(second.from_cache, first.measured);
+  const tune_report third = run_tune(o, nullptr);
+  EXPECT_EQ(third.measured, 0u);
+  EXPECT_EQ(third.from_cache, first.measured + second.measured);
+  EXPECT_FALSE(std::filesystem::exists(first.cache_path.string() + ".rejected"));
+  {  // a header alone, without its newline
+    std::ifstream in(first.cache_path);
+    std::string header;
+    std::getline(in, header);
+    in.close();
+    std::ofstream(first.cache_path, std::ios::trunc) << header;
+  }
+  const tune_report after_header = run_tune(o, nullptr);
+  EXPECT_EQ(after_header.measured, third.from_cache);
+  EXPECT_EQ(run_tune(o, nullptr).from_cache, third.from_cache);  // read back whole
+}
+
 TEST(Tune, AForeignCacheIsRefused) {
   const auto dir = fresh_tune_dir("foreign");
   const tune_options o = quick_options(dir);
@@ -194,6 +228,41 @@ TEST(Tune, AnInterruptedRunWritesAPartialTable) {
   EXPECT_TRUE(r.wrote_table);
   EXPECT_GT(r.measured, 0u);
   EXPECT_FALSE(read_table(r.table_path).complete);
+}
+
+// A stop in the middle of a shape leaves that shape's entry as it was: an entry made of the few
+// candidates measured before the stop would replace a good one (a winner 2x slower, seen).
+TEST(Tune, AShapeCutShortByAStopKeepsItsEntryFromTheTableBefore) {
+  const auto dir = fresh_tune_dir("interrupted_shape");
+  tune_options o = quick_options(dir);
+  o.dtypes = {dtype::f32};
+  o.exhaustive = true;  // every candidate in full, each told as it is done
+  const tune_report complete = run_tune(o, nullptr);
+  const results_table before = read_table(complete.table_path);
+  ASSERT_EQ(before.entries.size(), o.sizes.size());
+  o.cache_path = dir / "again.cache.jsonl";  // everything measured anew
+  std::atomic<bool> stop{false};
+  o.interrupted = &stop;
+  std::size_t told = 0;
+  const tune_report r = run_tune(o, [&](std::size_t, std::size_t, double, const std::string& what) {
+    if (what.find("__") != std::string::npos && ++told == 1) stop = true;  // after the first shape's first candidate
+  });
+  ASSERT_TRUE(r.interrupted);
+  ASSERT_GT(r.measured, 1u);
+  ASSERT_LT(r.measured, candidates_for(dtype::f32, o).size() + 1);  // the first shape was not finished
+  const results_table after = read_table(r.table_path);
+  EXPECT_FALSE(after.complete);
+  ASSERT_EQ(after.entries.size(), before.entries.size());
+  for (std::size_t k = 0; k < before.entries.size(); ++k) {
+    EXPECT_TRUE(same_place(after.entries[k], before.entries[k]));
+    EXPECT_EQ(after.entries[k].winner.id, before.entries[k].winner.id);
+    EXPECT_EQ(after.entries[k].winner.median_us, before.entries[k].winner.median_us);  // the old entry, not a new one
+  }
+  // The stopped shape's measurements are in the cache: the resumed run measures only the rest.
+  o.interrupted = nullptr;
+  const tune_report resumed = run_tune(o, nullptr);
+  EXPECT_EQ(resumed.from_cache, r.measured);
+  EXPECT_TRUE(read_table(resumed.table_path).complete);
 }
 
 // SIGINT while an isolated worker opens the next shape's workspace (a large one: the opening takes
@@ -452,19 +521,23 @@ TEST(Tune, DefaultCandidatesAreThePublishedContenders) {
   }
 }
 
-TEST(Tune, ASweepReplacesTheBucketsItCoversAndKeepsTheOthers) {
+TEST(Tune, ARunReplacesTheEntriesOfTheShapesItMeasuresAndKeepsTheOthersOfTheirBucket) {
   const auto dir = fresh_tune_dir("cover");
   tune_options o = quick_options(dir);
   o.dtypes = {dtype::f32};
-  o.sizes = {{2, 8, 4096, 3, 5}};  // bucket l12_r4_a4
+  o.sizes = {{2, 8, 4096, 3, 5}, {2, 8, 5000, 3, 5}};  // one bucket, l12_r4_a4: two entries
   run_tune(o, nullptr);
-  o.sizes = {{2, 8, 5000, 3, 5}};  // the same bucket, another shape: measured anew, the old entry goes
-  EXPECT_EQ(read_table(run_tune(o, nullptr).table_path).entries.size(), 1u);
-  o.sizes = {{2, 8, 300, 3, 5}};  // another bucket: the entry of 5000 stays
+  ASSERT_EQ(bucket_of(16, 4096, 3, dtype::f32), bucket_of(16, 5000, 3, dtype::f32));
+  o.sizes = {{2, 8, 5000, 3, 5}};  // one of them again (a shard, a stopped run): the other stays
+  o.cache_path = dir / "other.cache.jsonl";  // measured anew, not from the cache
+  const results_table again = read_table(run_tune(o, nullptr).table_path);
+  ASSERT_EQ(again.entries.size(), 2u);
+  EXPECT_EQ(again.entries[0].shape, (shape5{2, 8, 4096, 3, 5}));
+  EXPECT_EQ(again.entries[1].shape, (shape5{2, 8, 5000, 3, 5}));
+  o.sizes = {{2, 8, 300, 3, 5}};  // another bucket: both stay
   const results_table t = read_table(run_tune(o, nullptr).table_path);
-  ASSERT_EQ(t.entries.size(), 2u);
+  ASSERT_EQ(t.entries.size(), 3u);
   EXPECT_EQ(t.entries[0].shape, (shape5{2, 8, 300, 3, 5}));
-  EXPECT_EQ(t.entries[1].shape, (shape5{2, 8, 5000, 3, 5}));
 }
 
 TEST(Tune, ARunOverOneDtypeKeepsTheOthersInTheTable) {

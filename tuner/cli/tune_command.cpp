@@ -233,14 +233,14 @@ int run_tune_command(const search_options& s, const std::string& command) {
     if (team) team->abort(failed);  // the other ranks would wait for this one forever
     return failed;
   }
-  if (r.interrupted && !r.wrote_table) {
+  if (r.interrupted && !r.wrote_table && rank == 0) {  // a follower writes no table: it says what it sent
     print_error("padtune tune: {}interrupted before any measurement; no file was changed\n",
                team ? fmt::format("rank {}: ", rank) : "");
     return exit_interrupted;
   }
   if (rank != 0) {  // rank 0 reports the run and writes the tables
-    print_error("padtune tune: rank {}: {} measured in {:.1f} s, streamed to rank 0; {}\n", rank, r.measured, r.seconds,
-               tuner::phases_text(r.phases));
+    print_error("padtune tune: rank {}: {}{} measured in {:.1f} s, streamed to rank 0; {}\n", rank,
+               r.interrupted ? "interrupted: " : "", r.measured, r.seconds, tuner::phases_text(r.phases));
     return r.interrupted ? exit_interrupted : exit_ok;
   }
   // An output on standard output keeps it to itself: the report goes to standard error then.

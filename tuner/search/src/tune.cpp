@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -37,18 +38,22 @@ tune_report tune_run::run() {
   measure_settings m = o_.measure;
   plan_work(m);
   open_model(model);
+  std::optional<std::pair<dtype, shape5>> in_hand;  // the shape being measured, until it is done
   try {
     for (const auto& [type, shapes] : plan_)
       for (const shape5& s : shapes) {
         if (stopped()) break;
+        in_hand.emplace(type, s);
         const shape_work w = triage(model, type, s);
         if (w.empty()) tell(shape_text(type, s) + ": from the cache");
         else measure(model, w, m);
+        if (w.empty() || !stopped()) in_hand.reset();  // a stop during its measurement may have cut it short
       }
   } catch (const std::exception&) {
     if (!stopped()) throw;  // a worker stopped by the same signal that interrupted us: a partial table
   }
   report_.interrupted = stopped();
+  if (report_.interrupted && in_hand) leave_out(model, in_hand->first, in_hand->second, "was stopped before all its candidates were measured");
   if (!report_.interrupted || report_.measured > 0) finish(model, true);  // a run stopped before it measured anything changes nothing
   report_.worker_starts = worker_ ? worker_->starts() : 0;
   report_.seconds = seconds_since(started_);
@@ -346,6 +351,14 @@ void tune_run::measure(model_run& model, const shape_work& w, const measure_sett
   tell(where + ": done");
 }
 
+void tune_run::leave_out(model_run& model, dtype type, const shape5& s, const std::string& why) {
+  const auto before = model.all.size();
+  std::erase_if(model.all, [&](const measurement& m) { return m.type == type && m.shape == s; });
+  model.left_out.insert(shape_text(type, s));
+  tell(fmt::format("note: {} {}: it gets no entry in this table ({} measurement(s) of it are in the cache; the next run "
+                   "measures the rest)", shape_text(type, s), why, before - model.all.size()));
+}
+
 std::string tune_run::verified(workspace& ws, const instantiation& i) {
   const phase_timer clock(report_.phases.verify);
   return ws.verify(i);
@@ -418,7 +431,7 @@ results_table tune_run::select(model_run& model, bool retime_here) {
   t.settings = table_settings(to_json(o_.measure), std::string(name_of(o_.where)), search_name(o_), kernel_sources_hash);
   t.command = o_.command;
   t.created = utc_now();
-  t.complete = !report_.interrupted;
+  t.complete = !report_.interrupted && model.left_out.empty();
   const entry_kind kind = o_.exact_entries ? entry_kind::exact : entry_kind::bucket;
   if (!retime_here) {
     t.entries = select_entries(model.all, cached_timings(model.all), kind);
@@ -449,7 +462,7 @@ std::vector<std::string> tune_run::unrunnable(const model_run& model) const {
   for (const auto& [type, shapes] : plan_)
     for (const shape5& s : shapes) {
       const std::string key = shape_text(type, s);
-      if (timed.count(key)) continue;
+      if (timed.count(key) || model.left_out.count(key)) continue;  // left out: not measured, not unrunnable
       const auto f = first_failure.find(key);
       out.push_back(f == first_failure.end() ? key + ": no candidate applies"
                                              : fmt::format("{}: {}: {}", key, f->second->status, f->second->error));

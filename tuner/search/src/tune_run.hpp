@@ -38,6 +38,7 @@ struct model_run {
   std::unique_ptr<measurement_cache> cache;
   std::vector<measurement> all;
   std::deque<shape_work> queue;  ///< team runs: the shapes still to hand out, costliest first
+  std::set<std::string> left_out;  ///< shapes (shape_text) not measured to their end: no entry (leave_out)
 };
 
 std::string shape_text(dtype type, const shape5& s);
@@ -77,6 +78,10 @@ class tune_run {
   shape_work triage(model_run& model, dtype type, const shape5& s);
   void measure(model_run& model, const shape_work& w, const measure_settings& m);
   void record(model_run& model, measurement m, bool fresh);
+  /// Takes a shape not measured to its end (a stop cut it short, its rank left) out of the model's
+  /// measurements, not the cache: the table gets no entry made of some of its candidates, keeps the old
+  /// table's entry there, and is partial.
+  void leave_out(model_run& model, dtype type, const shape5& s, const std::string& why);
   void tell(const std::string& what);
   /// ws.verify(i) and ws.time(...), with their wall time (and samples) added to the report's phases.
   std::string verified(workspace& ws, const instantiation& i);
@@ -100,6 +105,9 @@ class tune_run {
   void follow(work_team& team, const measure_settings& m);
   /// Rank 0: a follower that will send nothing more (told to stop, or stopped by a signal).
   void follower_done(int rank);
+  /// Rank 0: a follower stopped with a shape in hand; while the team goes on, the shape's unmeasured
+  /// candidates go back to the front of its model's queue.
+  void take_back(int rank);
 
   const tune_options& o_;
   const progress_fn& progress_;
@@ -115,6 +123,7 @@ class tune_run {
   std::vector<std::size_t> model_of_rank_;
   int rank_ = 0, followers_left_ = 0;
   std::set<int> done_followers_;
+  std::map<int, std::pair<dtype, shape5>> in_hand_;  ///< rank 0: the shape each follower measures now
   clock_type::time_point started_ = clock_type::now();
   std::size_t total_ = 0, done_ = 0, fresh_done_ = 0;
   double fresh_seconds_ = 0;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 
 #include "padtune/candidates/jit_candidates.hpp"
@@ -68,6 +69,13 @@ shape_work shape_work_from_json(const json& j) {
 /// measurements. Unset or 0: never.
 long die_after() {
   const char* v = std::getenv("PADTUNE_TEST_DIE_AFTER");
+  return v ? std::strtol(v, nullptr, 10) : 0;
+}
+
+/// Test hook (tests/cli/mpi_tune.sh): rank 1 sends itself SIGTERM, as `kill -TERM` of that rank
+/// alone, after this many measurements. Unset or 0: never.
+long stop_after() {
+  const char* v = std::getenv("PADTUNE_TEST_STOP_AFTER");
   return v ? std::strtol(v, nullptr, 10) : 0;
 }
 
@@ -137,31 +145,67 @@ void tune_run::lead(work_team& team, const measure_settings& m) {
   }
   tell(fmt::format("note: {} ranks, {} device model(s); {} shapes to measure", team.size(), models_.size(), shapes_to_measure));
   model_run& mine = models_.front();
-  between_measurements_ = [&] { serve(team, 0); };
-  try {
-    while (!stopped() && !mine.queue.empty()) {
-      const shape_work w = std::move(mine.queue.front());
-      mine.queue.pop_front();
-      measure(mine, w, m);
-    }
-  } catch (const std::exception&) {
-    if (!stopped()) throw;  // as in a single-process run: a worker stopped by the same signal
-  }
-  between_measurements_ = nullptr;
-  // Once stopped, the others get a while to finish their measurement in flight; a rank that is
-  // gone (the launcher is then ending the job) is not waited for.
+  std::optional<std::pair<dtype, shape5>> mine_in_hand;  // rank 0's own shape, until it is done
   std::optional<clock_type::time_point> stopped_at;
-  {
+  for (;;) {
+    between_measurements_ = [&] { serve(team, 0); };
+    try {
+      while (!stopped() && !mine.queue.empty()) {
+        const shape_work w = std::move(mine.queue.front());
+        mine.queue.pop_front();
+        mine_in_hand.emplace(w.type, w.shape);
+        measure(mine, w, m);
+        if (!stopped()) mine_in_hand.reset();
+      }
+    } catch (const std::exception&) {
+      if (!stopped()) throw;  // as in a single-process run: a worker stopped by the same signal
+    }
+    between_measurements_ = nullptr;
+    // Once stopped, the others get a while to finish their measurement in flight; a rank that is
+    // gone (the launcher is then ending the job) is not waited for.
     const phase_timer clock(report_.phases.waiting);
-    while (followers_left_ > 0) {
+    while (followers_left_ > 0 && (stopped() || mine.queue.empty())) {
       serve(team, 0.05);
       if (stopped() && !stopped_at) stopped_at = clock_type::now();
       if (stopped_at && clock_type::now() - *stopped_at > std::chrono::seconds(10)) break;
     }
+    if (stopped() || mine.queue.empty()) break;  // else a stopped rank's shape came back: measured here
   }
   report_.interrupted = stopped();
   if (report_.interrupted && report_.measured == 0) return;  // stopped before anything was measured: no file changes
+  // What was not measured to its end gets no entry: rank 0's shape cut short, a shape whose rank stopped
+  // or left with it, and shapes still queued (their cached measurements alone are some of the candidates).
+  if (mine_in_hand) leave_out(mine, mine_in_hand->first, mine_in_hand->second, "was stopped before all its candidates were measured");
+  for (const auto& [rank, shape] : in_hand_)
+    leave_out(models_[model_of_rank_.at(std::size_t(rank))], shape.first, shape.second,
+              fmt::format("was being measured by rank {}, which stopped or left before it was done", rank));
+  for (model_run& model : models_)
+    for (const shape_work& w : model.queue) leave_out(model, w.type, w.shape, "was not measured: the team stopped, or its ranks left, before it");
   for (std::size_t k = 0; k < models_.size(); ++k) finish(models_[k], k == 0);  // rank 0 has a GPU of model 0 only
+}
+
+void tune_run::take_back(int rank) {
+  const auto it = in_hand_.find(rank);
+  if (it == in_hand_.end()) return;
+  const auto [type, s] = it->second;
+  in_hand_.erase(it);
+  if (stopped()) {  // the whole team is stopping: left out at the end
+    in_hand_.emplace(rank, std::make_pair(type, s));
+    return;
+  }
+  // What the rank measured of it reached rank 0 and stays; the rest goes to the front of the queue.
+  model_run& model = models_[model_of_rank_.at(std::size_t(rank))];
+  shape_work rest{type, s, {}, true};
+  const auto measured = [&](const std::string& id) {
+    return std::any_of(model.all.begin(), model.all.end(), [&](const measurement& x) { return x.id == id && x.type == type && x.shape == s; });
+  };
+  for (const instantiation* i : applicable(candidates_[type], s))
+    if (!measured(i->id)) rest.missing.push_back(i);
+  rest.floor = !measured(memcpy_floor_id);
+  if (rest.empty()) return;
+  tell(fmt::format("note: rank {} stopped during {}: its {} unmeasured candidate(s) go to another rank", rank,
+                   shape_text(type, s), rest.missing.size()));
+  model.queue.push_front(std::move(rest));
 }
 
 void tune_run::follower_done(int rank) {
@@ -177,13 +221,16 @@ void tune_run::serve(work_team& team, double wait_seconds) {
     if (kind == "measurement") {
       record(model, measurement_from_json(j.at("m"), fmt::format("rank {}'s measurement", msg->from)), true);
     } else if (kind == "stopped") {
+      take_back(msg->from);  // its shape was cut short, or handed to it as it stopped waiting
       follower_done(msg->from);
     } else if (kind == "ready") {
       if (const auto after = j.find("after"); after != j.end()) tell(fmt::format("rank {}: {}: done", msg->from, after->get<std::string>()));
+      in_hand_.erase(msg->from);
       if (stopped() || model.queue.empty()) {
         team.send(msg->from, json{{"kind", "stop"}}.dump());
         follower_done(msg->from);  // a rank stopped while it waited says "stopped" too: counted once
       } else {
+        in_hand_[msg->from] = {model.queue.front().type, model.queue.front().shape};
         team.send(msg->from, to_json(model.queue.front()).dump());
         model.queue.pop_front();
       }
@@ -194,14 +241,16 @@ void tune_run::serve(work_team& team, double wait_seconds) {
 /// Ranks other than 0: measure what rank 0 hands out, streaming each measurement to it.
 void tune_run::follow(work_team& team, const measure_settings& m) {
   model_run& mine = models_[model_of_rank_.at(std::size_t(rank_))];
-  const long die = rank_ == 1 ? die_after() : 0;
+  const long die = rank_ == 1 ? die_after() : 0, stop = rank_ == 1 ? stop_after() : 0;
   long sent = 0;
   sink_ = [&](const measurement& x) {
     {
       const phase_timer clock(report_.phases.waiting);
       team.send(0, json{{"kind", "measurement"}, {"m", tuner::to_json(x)}}.dump());
     }
-    if (die > 0 && ++sent >= die) ::_exit(1);  // the test hook: as abrupt as a kill
+    ++sent;
+    if (die > 0 && sent >= die) ::_exit(1);  // the test hooks: as abrupt as a kill,
+    if (stop > 0 && sent == stop) ::raise(SIGTERM);  // or a signal to this rank alone
   };
   json ready = {{"kind", "ready"}};
   for (;;) {

@@ -122,6 +122,7 @@ cache_file parse_cache(const std::string& text, const std::string& name) {
     at = nl == std::string::npos ? text.size() : nl + 1;
   }
   cache_file f;
+  f.ends_whole = !text.empty() && text.back() == '\n';
   f.header_line = lines.at(0);
   json header;
   try {
@@ -173,6 +174,7 @@ measurement_cache::measurement_cache(std::filesystem::path path, const device_fi
   const std::string name = path_.string();
   std::error_code ec;
   const bool fresh = !std::filesystem::exists(path_, ec) || std::filesystem::file_size(path_, ec) == 0;
+  bool open_line = false;  // the file's last line has no newline: the next line must not be glued on
   if (!fresh) {
     cache_file f = read_cache(path_);
     // Timings of other kernel code are not mixed in. A header without the field predates it: taken
@@ -207,11 +209,15 @@ measurement_cache::measurement_cache(std::filesystem::path path, const device_fi
       std::string text = f.header_line + "\n";
       for (const auto& [key, m] : records_) text += to_json(m).dump() + "\n";
       write_output(path_, text);
+    } else {
+      open_line = !f.ends_whole;
     }
   }
   if (!path_.parent_path().empty()) std::filesystem::create_directories(path_.parent_path(), ec);
   out_ = std::fopen(name.c_str(), "ab");
   if (!out_) throw io_error(fmt::format("{}: cannot be opened for appending: {}", name, std::strerror(errno)));
+  if (open_line && (std::fputc('\n', out_) == EOF || std::fflush(out_) != 0))
+    throw io_error(fmt::format("{}: cannot be appended to: {}", name, std::strerror(errno)));
   if (fresh) {
     const std::string h = cache_header_line(device, settings) + "\n";
     if (std::fwrite(h.data(), 1, h.size(), out_) != h.size() || std::fflush(out_) != 0)

@@ -84,6 +84,7 @@ struct cache_file {
   std::vector<measurement> records;  ///< in file order; a later line of one key replaces an earlier one
   std::vector<rejected_line> rejected;  ///< lines before the last that are not a measurement
   bool torn_last_line = false;  ///< the last line is not one, as a kill mid-write leaves it
+  bool ends_whole = true;        ///< the text ends in a newline (an editor may leave the last line open)
 };
 
 /// Parses a cache's text; `name` names the file in errors. Throws results_error (naming the file)
