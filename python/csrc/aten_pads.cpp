@@ -250,10 +250,12 @@ struct key_registration {
   std::unique_ptr<torch::Library> library;
   std::atomic<bool> serving{false};
   bool took_over = false;  ///< another library's kernel was there before ours
+  bool wanted = false;     ///< enable() asked for it (disable() did not since)
+  int blocks = 0;          ///< padtune.enabled() blocks open on it, in any thread
 };
 
 struct registrations {
-  std::mutex mutex;  ///< guards the libraries and took_over; serving is read without it
+  std::mutex mutex;  ///< guards everything but serving, which the kernels read without it
   key_registration cuda, cpu;
 };
 
@@ -272,27 +274,33 @@ bool taken(c10::DispatchKey key, std::string* which) {
   return false;
 }
 
-/// Registers the kernels for `key` (once; refused over another library's unless replace_others) and
-/// turns them on. Pre: the mutex is held.
-void serve(key_registration& k, c10::DispatchKey key, bool replace_others, const std::function<void(torch::Library&)>& fill) {
-  if (!k.library) {
-    std::string which;
-    const bool other = taken(key, &which);
-    TORCH_CHECK(!other || replace_others, "padtune.enable: ", which, " already has a ", key,
-                " kernel that another library registered; padtune would replace it while enabled (its fallbacks go to "
-                "PyTorch's composite, not to that kernel). Pass replace_others=True to do so anyway.");
-    auto lib = std::make_unique<torch::Library>(torch::Library::IMPL, "aten", key, __FILE__, __LINE__);
-    fill(*lib);
-    k.library = std::move(lib);
-    k.took_over = other;
-  }
-  k.serving.store(true, std::memory_order_release);
+/// Throws if registering for `key` would replace another library's kernel and replace_others does not
+/// allow it. Changes nothing, so that every key is checked before any is registered. Pre: the mutex.
+void check_free(const key_registration& k, c10::DispatchKey key, bool replace_others) {
+  if (k.library) return;  // ours already
+  std::string which;
+  TORCH_CHECK(!taken(key, &which) || replace_others, "padtune.enable: ", which, " already has a ", key,
+              " kernel that another library registered; padtune would replace it while enabled (its fallbacks go to "
+              "PyTorch's composite, not to that kernel). Pass replace_others=True to do so anyway. Nothing was changed.");
 }
 
-/// Turns the kernels for a key off; gives an op taken over from another library back to it.
-void stop(key_registration& k) {
-  k.serving.store(false, std::memory_order_release);
-  if (k.took_over) {
+/// Registers the kernels for `key` once (check_free first). Pre: the mutex is held.
+void register_once(key_registration& k, c10::DispatchKey key, const std::function<void(torch::Library&)>& fill) {
+  if (k.library) return;
+  std::string which;
+  const bool other = taken(key, &which);
+  auto lib = std::make_unique<torch::Library>(torch::Library::IMPL, "aten", key, __FILE__, __LINE__);
+  fill(*lib);
+  k.library = std::move(lib);
+  k.took_over = other;
+}
+
+/// Serves while enable() wants it or a block is open; turned off, an op taken over from another
+/// library goes back to it. Pre: the mutex is held.
+void settle(key_registration& k) {
+  const bool on = k.library && (k.wanted || k.blocks > 0);
+  k.serving.store(on, std::memory_order_release);
+  if (!on && k.took_over) {
     k.library.reset();
     k.took_over = false;
   }
@@ -302,37 +310,66 @@ std::int64_t state_of(const registrations& r) {
   return (r.cuda.serving.load() ? 1 : 0) | (r.cpu.serving.load() ? 2 : 0);
 }
 
-/// Enables (for CUDA tensors, and CPU ones through the host backend when `cpu`: an enable() without
-/// it leaves CPU tensors as they were) or disables padtune's aten kernels; returns the state before
-/// (bit 0: CUDA, bit 1: CPU).
+void fill_cpu(torch::Library& lib) {
+  lib.impl("constant_pad_nd", TORCH_FN(constant_pad_nd_cpu));
+  lib.impl("slice_backward", TORCH_FN(slice_backward_cpu));
+}
+
+/// The keys a call asks for (bit 0: CUDA, where this build has CUDA kernels; bit 1: CPU when `cpu`),
+/// each checked, then registered. A refusal of one changes neither. Pre: the mutex is held.
+std::int64_t take_keys(registrations& r, bool cpu, bool replace_others) {
+  const bool cuda = cuda_aten_pads() != nullptr;
+  if (cuda) check_free(r.cuda, c10::DispatchKey::CUDA, replace_others);
+  if (cpu) check_free(r.cpu, c10::DispatchKey::CPU, replace_others);
+  if (cuda) register_once(r.cuda, c10::DispatchKey::CUDA, cuda_aten_pads());
+  if (cpu) register_once(r.cpu, c10::DispatchKey::CPU, fill_cpu);
+  return (cuda ? 1 : 0) | (cpu ? 2 : 0);
+}
+
+/// enable() (for CUDA tensors, and CPU ones through the host backend when `cpu`: an enable() without
+/// it leaves CPU tensors as they were) and disable(), which turns off what enable() turned on (open
+/// enabled() blocks serve until they end); returns the state before (bit 0: CUDA, bit 1: CPU).
 std::int64_t set_enabled(bool on, bool cpu, bool replace_others) {
   registrations& r = held();
   const std::lock_guard<std::mutex> lock(r.mutex);
   const std::int64_t before = state_of(r);
   if (!on) {
-    stop(r.cuda);
-    stop(r.cpu);
-    return before;
+    r.cuda.wanted = r.cpu.wanted = false;
+  } else {
+    const std::int64_t keys = take_keys(r, cpu, replace_others);
+    if (keys & 1) r.cuda.wanted = true;
+    if (keys & 2) r.cpu.wanted = true;
   }
-  if (cuda_aten_pads()) serve(r.cuda, c10::DispatchKey::CUDA, replace_others, cuda_aten_pads());
-  if (cpu)
-    serve(r.cpu, c10::DispatchKey::CPU, replace_others, [](torch::Library& lib) {
-      lib.impl("constant_pad_nd", TORCH_FN(constant_pad_nd_cpu));
-      lib.impl("slice_backward", TORCH_FN(slice_backward_cpu));
-    });
+  settle(r.cuda);
+  settle(r.cpu);
   return before;
 }
 
-/// Puts back a state set_enabled returned (padtune.enabled()'s exit).
-std::int64_t restore_state(std::int64_t state) {
+/// padtune.enabled()'s entry: serves while the block is open, in whatever order blocks of several
+/// threads open and close. Returns the keys it holds, for exit_block.
+std::int64_t enter_block(bool cpu, bool replace_others) {
   registrations& r = held();
   const std::lock_guard<std::mutex> lock(r.mutex);
-  const std::int64_t before = state_of(r);
-  if ((state & 1) && r.cuda.library) r.cuda.serving.store(true, std::memory_order_release);
-  else if (!(state & 1)) stop(r.cuda);
-  if ((state & 2) && r.cpu.library) r.cpu.serving.store(true, std::memory_order_release);
-  else if (!(state & 2)) stop(r.cpu);
-  return before;
+  const std::int64_t keys = take_keys(r, cpu, replace_others);
+  if (keys & 1) ++r.cuda.blocks;
+  if (keys & 2) ++r.cpu.blocks;
+  settle(r.cuda);
+  settle(r.cpu);
+  return keys;
+}
+
+/// padtune.enabled()'s exit: the block's keys let go; what enable()/disable() and the other open
+/// blocks ask for stays.
+std::int64_t exit_block(std::int64_t keys) {
+  registrations& r = held();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  TORCH_CHECK(((keys & 1) == 0 || r.cuda.blocks > 0) && ((keys & 2) == 0 || r.cpu.blocks > 0),
+              "padtune.enabled: a block left that was not entered (keys ", keys, ")");
+  if (keys & 1) --r.cuda.blocks;
+  if (keys & 2) --r.cpu.blocks;
+  settle(r.cuda);
+  settle(r.cpu);
+  return state_of(r);
 }
 
 std::int64_t enabled_state() { return state_of(held()); }
@@ -369,7 +406,8 @@ TORCH_LIBRARY_FRAGMENT(padtune, m) {
   // padtune.enable() / disable() / is_enabled() / enabled_counts() (padtune/_enable.py).
   m.def("_set_enabled(bool on, bool cpu=False, bool replace_others=False) -> int", &padtune::torch_ext::set_enabled);
   m.def("_enabled() -> int", &padtune::torch_ext::enabled_state);
-  m.def("_restore_enabled(int state) -> int", &padtune::torch_ext::restore_state);
+  m.def("_enter_enabled(bool cpu=False, bool replace_others=False) -> int", &padtune::torch_ext::enter_block);
+  m.def("_exit_enabled(int keys) -> int", &padtune::torch_ext::exit_block);
   m.def("_enabled_counts() -> int[]", &padtune::torch_ext::enabled_counts);
   // What an enabled padtune does with F.pad(x, pad, value) and with aten::slice_backward's arguments
   // (padtune.explain_pad words it): shapes and strides only.

@@ -186,8 +186,12 @@ struct Pad1d : torch::autograd::Function<Pad1d> {
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const at::Tensor& dy = grads[0];
     if (!dy.defined()) return {at::Tensor(), at::Tensor(), at::Tensor(), at::Tensor()};
-    return {backward_op().call(dy, ctx->saved_data["pad_left"].toSymInt(), ctx->saved_data["pad_right"].toSymInt()),
-            at::Tensor(), at::Tensor(), at::Tensor()};
+    const c10::SymInt pad_left = ctx->saved_data["pad_left"].toSymInt(), pad_right = ctx->saved_data["pad_right"].toSymInt();
+    // A dtype the forward left to PyTorch (complex, integers) gets PyTorch's backward too: its pad
+    // with the pads negated, as constant_pad_nd's own derivative.
+    const at::Tensor dx = served_dtype(dy.scalar_type()) ? backward_op().call(dy, pad_left, pad_right)
+                                                         : at::constant_pad_nd_symint(dy, {-pad_left, -pad_right}, 0);
+    return {dx, at::Tensor(), at::Tensor(), at::Tensor()};
   }
 };
 

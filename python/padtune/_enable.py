@@ -25,14 +25,15 @@ def enable(*, cpu: bool = False, replace_others: bool = False) -> bool:
     cpu: CPU tensors too, through padtune's host backend (exact and slow: for tests); an enable()
     without it leaves CPU tensors as they were.
     replace_others: take over from a kernel another library registered for these ops (refused
-    otherwise, naming it); disable() gives it back (unregistering, so again with no other thread
-    running the op).
+    otherwise, naming it, with nothing changed); disable() gives it back (unregistering, so again
+    with no other thread running the op).
     """
     return _ops._set_enabled(True, bool(cpu), bool(replace_others)) != 0
 
 
 def disable() -> bool:
-    """PyTorch's own constant pads again. Returns whether padtune was enabled."""
+    """PyTorch's own constant pads again, once every open `padtune.enabled()` block has ended.
+    Returns whether padtune was enabled."""
     return _ops._set_enabled(False) != 0
 
 
@@ -43,13 +44,14 @@ def is_enabled() -> bool:
 
 @contextlib.contextmanager
 def enabled(*, cpu: bool = False, replace_others: bool = False):
-    """`with padtune.enabled():` padtune serves eager constant pads inside the block; on leaving, the
-    state before it comes back (enabled or not, with or without cpu)."""
-    before = _ops._set_enabled(True, bool(cpu), bool(replace_others))
+    """`with padtune.enabled():` padtune serves eager constant pads inside the block. Blocks count, in
+    every thread and in any order: padtune serves while one is open or enable() holds it, so leaving
+    the last block brings back what enable() and disable() set (enabled or not, with or without cpu)."""
+    keys = _ops._enter_enabled(bool(cpu), bool(replace_others))
     try:
         yield
     finally:
-        _ops._restore_enabled(before)
+        _ops._exit_enabled(keys)
 
 
 def enabled_counts() -> dict:

@@ -227,6 +227,77 @@ def test_registration_state():
     padtune.disable()
 
 
+def test_enabled_blocks_count_in_any_order():
+    """Blocks of several threads end in any order: padtune serves while one is open, and leaving the
+    last brings back what enable()/disable() set. (One saved state per block once let a block that
+    ended first turn padtune off under another, and the last one leave it on for good.)"""
+    a, b = padtune.enabled(cpu=True), padtune.enabled(cpu=True)
+    a.__enter__()
+    b.__enter__()
+    a.__exit__(None, None, None)  # a ends first, as in another thread
+    assert torch.ops.padtune._enabled() & 2, "a block that ended first turned padtune off under another"
+    b.__exit__(None, None, None)
+    assert not padtune.is_enabled(), "padtune stayed on after the last block"
+    with padtune.enabled(cpu=True):
+        padtune.disable()  # turns off what enable() set; the open block serves until it ends
+        assert torch.ops.padtune._enabled() & 2
+        padtune.enable(cpu=True)  # asked for inside a block: stays after it
+    assert torch.ops.padtune._enabled() & 2
+    padtune.disable()
+    assert not padtune.is_enabled()
+    import threading
+    entered, leave = threading.Barrier(3), threading.Event()
+
+    def block():
+        with padtune.enabled(cpu=True):
+            entered.wait()
+            leave.wait()
+            assert torch.equal(F.pad(torch.ones(3), (1, 1)), torch.tensor([0.0, 1, 1, 1, 0]))
+
+    threads = [threading.Thread(target=block) for _ in range(2)]
+    for t in threads:
+        t.start()
+    entered.wait()
+    assert torch.ops.padtune._enabled() & 2
+    leave.set()
+    for t in threads:
+        t.join()
+    assert not padtune.is_enabled()
+
+
+def test_a_refused_enable_changes_nothing():
+    """enable(cpu=True) where another library holds a CPU kernel of one op is refused before any key
+    is registered or turned on: the CUDA one it would have taken first included. In a fresh process."""
+    import os
+    import subprocess
+    import sys
+
+    script = """
+import torch, padtune
+other = torch.library.Library("aten", "IMPL")
+other.impl("slice_backward", lambda *args: torch.zeros(1), "CPU")
+for call in (lambda: padtune.enable(cpu=True), lambda: padtune.enabled(cpu=True).__enter__()):
+    try:
+        call()
+        raise SystemExit("enable(cpu=True) took over another library's kernel")
+    except RuntimeError as e:
+        assert "aten::slice_backward already has a CPU kernel" in str(e) and "Nothing was changed" in str(e), e
+    assert torch.ops.padtune._enabled() == 0, torch.ops.padtune._enabled()
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=dict(os.environ), timeout=120)
+    assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-3000:]
+
+
+def test_padtune_pad_of_a_dtype_it_leaves_to_pytorch_has_pytorchs_backward():
+    """padtune.constant_pad1d on complex (and integer) tensors runs PyTorch's pad: its backward too."""
+    x = torch.randn(2, 3, 7, dtype=torch.complex64, requires_grad=True)
+    g = torch.randn(2, 3, 10, dtype=torch.complex64)
+    (got,) = torch.autograd.grad(padtune.constant_pad1d(x, 2, 1), x, g)
+    (want,) = torch.autograd.grad(F.pad(x, (2, 1)), x, g)
+    same_result(got, want, "complex64 backward")
+
+
 def test_another_librarys_kernel_is_not_taken_over_unless_asked():
     """A library that registered aten::constant_pad_nd for the key first: enable() refuses, naming the
     op; replace_others=True takes over, and disable() gives the op back to that library. In a fresh
