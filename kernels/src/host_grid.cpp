@@ -15,8 +15,15 @@ void for_each_block_range(std::uint64_t n, void (*fn)(const void*, std::uint64_t
   }
   std::vector<std::thread> pool;
   const std::uint64_t step = (n + workers - 1) / workers;
-  for (std::uint64_t first = 0; first < n; first += step)
-    pool.emplace_back(fn, ctx, first, std::min(n, first + step));
+  std::uint64_t first = 0;
+  try {
+    pool.reserve(workers);
+    for (; first < n; first += step) pool.emplace_back(fn, ctx, first, std::min(n, first + step));
+  } catch (const std::exception&) {
+    // No thread (a process limit, no memory): the rest runs here. A vector of joinable threads
+    // left by the exception would end the process.
+    fn(ctx, first, n);
+  }
   for (std::thread& t : pool) t.join();
 }
 

@@ -91,6 +91,8 @@ void dispatch(const problem& p, backend b, cudaStream_t stream) {
   std::string why;
   problem_sizes sizes;
   if (const status s = check(p, &why, &sizes); s != status::ok) throw error(s, why);
+  if (b != backend::cuda && b != backend::host)  // before the empty problem's return: refused as explain refuses it
+    throw error(status::unsupported_backend, fmt::format("unknown backend (value {})", int(b)));
   if (sizes.dx_elems == 0) return;
   const device_table& t = table_for(b, true);
   const instantiation& inst = choose(t, p, sizes.rows, b, stream);

@@ -90,7 +90,7 @@ const instantiation* time_and_keep(const shape_key& key, const detail::vote_resu
     for (std::size_t k = 1; k < runs.size(); ++k)
       if (runs[k].median_us < runs[best].median_us) best = k;
     c.inst = runs.at(best).median_us < (1 - detail::autotune_margin) * runs.at(0).median_us ? runs[best].inst : runs[0].inst;
-  } catch (const error& x) {
+  } catch (const std::exception& x) {  // padtune's errors, and any other (memory, threads): the claim must end
     c = timed_choice{v.inst, {}, x.what()};
     print_error("padtune: first-use timing of {} (rows {}, L {}, pads {} {}) failed: {}; the vote's choice serves it\n",
                name_of(key.type), key.rows, key.L, key.pad_left, key.pad_right, x.what());

@@ -245,6 +245,9 @@ static void test_errors(void) {
                  PADTUNE_ERROR_MISALIGNED_POINTER, "not aligned to 4 bytes", "misaligned dx");
   expect_failure(padtune_dispatch((padtune_backend)5, dy, dx, 2, 2, 4, 1, 1, PADTUNE_F32, NULL),
                  PADTUNE_ERROR_UNSUPPORTED_BACKEND, "unknown backend (value 5)", "backend 5");
+  /* An empty problem is refused on a bad backend too, as padtune_explain refuses it. */
+  expect_failure(padtune_dispatch((padtune_backend)7, NULL, NULL, 0, 4, 4, 1, 1, PADTUNE_F32, NULL),
+                 PADTUNE_ERROR_UNSUPPORTED_BACKEND, "unknown backend (value 7)", "backend 7, no rows");
   CHECK(bytes_are((const unsigned char*)dx, sizeof dx, poison), "a failed call wrote dx");
 
   /* A success clears the last error. */
