@@ -236,6 +236,7 @@ for step in $steps; do
         # timeout's 124: stopped at the limit with every finished shape in the cache.
         say "exhaustive exit $rc (124: stopped by the time limit; run it again, on another machine with EXHAUSTIVE_SEED=<gpu>.cache.jsonl.gz from OUTDIR)"
         [ "$rc" -eq 124 ] || failed=1
+        [ "$rc" -eq 3 ] && say "exit 3: the cache in $dir was refused (another driver, runtime or settings: exhaustive.log says which); a seed must come from the same driver and build"
         say "the steps after it are left out: they would measure the table this one replaces"
         break
       else

@@ -47,11 +47,13 @@ def enabled(*, cpu: bool = False, replace_others: bool = False):
     """`with padtune.enabled():` padtune serves eager constant pads inside the block. Blocks count, in
     every thread and in any order: padtune serves while one is open or enable() holds it, so leaving
     the last block brings back what enable() and disable() set (enabled or not, with or without cpu)."""
-    keys = _ops._enter_enabled(bool(cpu), bool(replace_others))
-    try:
+    keys = None
+    try:  # entered inside the try: an interrupt right after the entry still lets the block go
+        keys = _ops._enter_enabled(bool(cpu), bool(replace_others))
         yield
     finally:
-        _ops._exit_enabled(keys)
+        if keys is not None:
+            _ops._exit_enabled(keys)
 
 
 def enabled_counts() -> dict:

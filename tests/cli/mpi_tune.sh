@@ -112,7 +112,14 @@ part_stopped() {
   "$padtune" tune "${args[@]}" --exhaustive --results-dir "$dir/stopped" > "$dir/stopped.plain.out" 2>&1 &&
     grep -qE " 0 measured, [1-9][0-9]* from the cache" "$dir/stopped.plain.out" ||
     fail "the team left work undone after rank 1 stopped: $(tail -1 "$dir/stopped.plain.out")"
-  echo "mpi: a rank stopped alone; its shape's rest was measured by rank 0 and the table is whole"
+  # Rank 1 the only rank of its model: nobody can measure the rest, so that shape gets no entry there.
+  fresh stopped2
+  PADTUNE_TEST_SECOND_MODEL=1 PADTUNE_TEST_STOP_AFTER=7 team 2 stopped2 --exhaustive
+  grep -q "no other rank of .* is left" "$dir/stopped2.out" || fail "a stranded shape was not said: $(grep -v '^[a-z0-9]* ' "$dir/stopped2.out" | tail -5)"
+  ! grep -q "go to another rank" "$dir/stopped2.out" || fail "a shape no rank can measure was said to go to another rank"
+  "$padtune" show "$dir/stopped2/test-model-b.json" | grep -q PARTIAL || fail "the other model's table is not partial"
+  "$padtune" show "$dir/stopped2/host-emulation.json" | grep -q PARTIAL && fail "rank 0's model's table is partial"
+  echo "mpi: a rank stopped alone; its shape's rest was measured by rank 0 and the table is whole (and, alone of its model, left out)"
 }
 
 part_sigterm() {

@@ -79,6 +79,15 @@ wait_for "$dir/merge_dir_wait.out" "waiting for another padtune"
 kill -0 "$merger" 2> /dev/null || fail "merge --output-dir did not wait for a reader of the cache it writes"
 exec 9>&-
 wait "$merger" || { cat "$dir/merge_dir_wait.out"; fail "merge --output-dir failed after the lock was released"; }
+# The same where DIR's cache is a link to the input, named by its target.
+mkdir -p "$dir/linked" && ln -sf "$cache" "$dir/linked/host-emulation.cache.jsonl"
+exec 9> "$cache.lock" && flock -s 9
+"$padtune" merge "$cache" --output-dir "$dir/linked" > "$dir/merge_link_wait.out" 2>&1 9>&- &
+merger=$!
+wait_for "$dir/merge_link_wait.out" "waiting for another padtune"
+exec 9>&-
+wait "$merger" || { cat "$dir/merge_link_wait.out"; fail "merge --output-dir onto a link failed after the lock was released"; }
+[ -L "$dir/linked/host-emulation.cache.jsonl" ] || fail "merge --output-dir replaced the link to the cache"
 
 # 3b. merge replaces its table under the table's lock: what a tune wrote there meanwhile is kept.
 echo "2 3 10 2 1" > "$dir/one.txt"

@@ -181,14 +181,15 @@ int run_merge(const merge_options& o) {
     if (cache_out)
       if (const auto it = to_lock.find(real_path(cache_out->target.string())); it != to_lock.end()) it->second = true;
     // With --output-dir the caches written are DIR/<gpu>.cache.jsonl, named by devices not read yet:
-    // an input cache of that form in DIR may be one, so it is locked exclusively now (a lock taken
-    // shared cannot become exclusive without letting another writer in between).
+    // an input that is one of DIR's *.cache.jsonl (through a link too) may be one, so it is locked
+    // exclusively now (a lock taken shared cannot become exclusive without letting a writer in).
     if (!o.output_dir.empty()) {
-      const fs::path dir = real_path(o.output_dir);
-      for (auto& [cache, written] : to_lock) {
-        const std::string name = cache.filename().string();
-        written |= cache.parent_path() == dir && name.size() > 12 && name.ends_with(".cache.jsonl");
+      std::set<fs::path> in_dir;
+      for (const fs::directory_entry& e : fs::directory_iterator(o.output_dir, ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.size() > 12 && name.ends_with(".cache.jsonl")) in_dir.insert(real_path(e.path().string()));
       }
+      for (auto& [cache, written] : to_lock) written |= in_dir.count(cache) > 0;
     }
     for (const auto& [cache, written] : to_lock)
       locks.take(cache, written ? tuner::file_lock::mode::exclusive : tuner::file_lock::mode::shared);

@@ -47,13 +47,13 @@ tune_report tune_run::run() {
         const shape_work w = triage(model, type, s);
         if (w.empty()) tell(shape_text(type, s) + ": from the cache");
         else measure(model, w, m);
-        if (w.empty() || !stopped()) in_hand.reset();  // a stop during its measurement may have cut it short
+        if (!stopped()) in_hand.reset();  // stopped: judged below by what it has (finished)
       }
   } catch (const std::exception&) {
     if (!stopped()) throw;  // a worker stopped by the same signal that interrupted us: a partial table
   }
   report_.interrupted = stopped();
-  if (report_.interrupted && in_hand) leave_out(model, in_hand->first, in_hand->second, "was stopped before all its candidates were measured");
+  if (in_hand) leave_out_unless_finished(model, in_hand->first, in_hand->second, "was stopped before all its candidates were measured");
   if (!report_.interrupted || report_.measured > 0) finish(model, true);  // a run stopped before it measured anything changes nothing
   report_.worker_starts = worker_ ? worker_->starts() : 0;
   report_.seconds = seconds_since(started_);
@@ -349,6 +349,22 @@ void tune_run::measure(model_run& model, const shape_work& w, const measure_sett
   fresh_seconds_ += seconds_since(t0);
   fresh_done_ += done_ - done_before;
   tell(where + ": done");
+}
+
+bool tune_run::finished(const model_run& model, dtype type, const shape5& s) const {
+  std::set<std::string> recorded;  // any status: a pruned or failed candidate is done with too
+  for (const measurement& m : model.all)
+    if (m.type == type && m.shape == s) recorded.insert(m.id);
+  if (!recorded.count(memcpy_floor_id)) return false;
+  const auto it = candidates_.find(type);
+  if (it == candidates_.end()) return false;
+  for (const instantiation* i : applicable(it->second, s))
+    if (!recorded.count(i->id)) return false;
+  return true;
+}
+
+void tune_run::leave_out_unless_finished(model_run& model, dtype type, const shape5& s, const std::string& why) {
+  if (!finished(model, type, s)) leave_out(model, type, s, why);
 }
 
 void tune_run::leave_out(model_run& model, dtype type, const shape5& s, const std::string& why) {

@@ -175,12 +175,14 @@ void tune_run::lead(work_team& team, const measure_settings& m) {
   if (report_.interrupted && report_.measured == 0) return;  // stopped before anything was measured: no file changes
   // What was not measured to its end gets no entry: rank 0's shape cut short, a shape whose rank stopped
   // or left with it, and shapes still queued (their cached measurements alone are some of the candidates).
-  if (mine_in_hand) leave_out(mine, mine_in_hand->first, mine_in_hand->second, "was stopped before all its candidates were measured");
+  if (mine_in_hand)
+    leave_out_unless_finished(mine, mine_in_hand->first, mine_in_hand->second, "was stopped before all its candidates were measured");
   for (const auto& [rank, shape] : in_hand_)
-    leave_out(models_[model_of_rank_.at(std::size_t(rank))], shape.first, shape.second,
-              fmt::format("was being measured by rank {}, which stopped or left before it was done", rank));
+    leave_out_unless_finished(models_[model_of_rank_.at(std::size_t(rank))], shape.first, shape.second,
+                              fmt::format("was being measured by rank {}, which stopped or left before it was done", rank));
   for (model_run& model : models_)
-    for (const shape_work& w : model.queue) leave_out(model, w.type, w.shape, "was not measured: the team stopped, or its ranks left, before it");
+    for (const shape_work& w : model.queue)
+      leave_out_unless_finished(model, w.type, w.shape, "was not measured: the team stopped, or its ranks left, before it");
   for (std::size_t k = 0; k < models_.size(); ++k) finish(models_[k], k == 0);  // rank 0 has a GPU of model 0 only
 }
 
@@ -203,6 +205,18 @@ void tune_run::take_back(int rank) {
     if (!measured(i->id)) rest.missing.push_back(i);
   rest.floor = !measured(memcpy_floor_id);
   if (rest.empty()) return;
+  // Rank 0 measures its own model's queue to the end; another model's only while one of its ranks is
+  // still asking for work (one told to stop asks no more).
+  const std::size_t k = model_of_rank_.at(std::size_t(rank));
+  const bool someone = k == 0 || std::any_of(model.ranks.begin(), model.ranks.end(), [&](int r) {
+    return r != rank && r != 0 && !done_followers_.count(r);
+  });
+  if (!someone) {
+    tell(fmt::format("note: rank {} stopped during {}, and no other rank of {} is left to measure its {} unmeasured "
+                     "candidate(s)", rank, shape_text(type, s), model.device.describe(), rest.missing.size()));
+    in_hand_.emplace(rank, std::make_pair(type, s));  // left out at the end
+    return;
+  }
   tell(fmt::format("note: rank {} stopped during {}: its {} unmeasured candidate(s) go to another rank", rank,
                    shape_text(type, s), rest.missing.size()));
   model.queue.push_front(std::move(rest));

@@ -67,15 +67,11 @@ void keep_other_entries(const table_on_disk& found, results_table& t) {
   // at its shape), and a run over part of a bucket (a shard, --sizes, a stopped run) must not drop the
   // others. Covered by the new table, not by an old entry kept before.
   const std::size_t made = t.entries.size();
-  bool kept_partial = false;
   for (const table_entry& e : found.table->entries) {
     const bool covered = std::any_of(t.entries.begin(), t.entries.begin() + std::ptrdiff_t(made),
                                      [&](const table_entry& n) { return same_place(n, e); });
-    if (covered) continue;
-    t.entries.push_back(e);
-    kept_partial |= !found.table->complete;
+    if (!covered) t.entries.push_back(e);
   }
-  if (kept_partial) t.complete = false;  // what it keeps of a partial table leaves it partial
   std::stable_sort(t.entries.begin(), t.entries.end(),
                    [](const table_entry& a, const table_entry& b) { return entry_order(a) < entry_order(b); });
 }

@@ -38,8 +38,7 @@ std::size_t set_aside(const table_on_disk& found, const output_target& out);
 
 /// Adds to `t` the entries of `found` that `t` does not cover, in entry order: an entry is covered by
 /// one of its place (same_place: kind, dtype and problem), so a table made over part of the space (some
-/// dtypes, other sizes, a shard, a merge of a few shards) keeps the rest, several to a bucket too. `t`
-/// is left partial when it keeps entries of a partial table.
+/// dtypes, other sizes, a shard, a merge of a few shards) keeps the rest, several to a bucket too.
 void keep_other_entries(const table_on_disk& found, results_table& t);
 
 }  // namespace padtune::tuner
