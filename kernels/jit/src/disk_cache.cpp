@@ -39,7 +39,8 @@ std::string cache_key::file_name() const {
 read_result read_entry(const std::filesystem::path& file, const cache_key& key, const std::string& source,
                        std::string* image) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) return std::filesystem::exists(file) ? read_result::bad : read_result::absent;
+  std::error_code ec;  // a folder that cannot be searched (a link loop, no permission) is a miss, not a throw
+  if (!in) return std::filesystem::exists(file, ec) ? read_result::bad : read_result::absent;
   std::ostringstream all;
   all << in.rdbuf();
   const std::string text = std::move(all).str();

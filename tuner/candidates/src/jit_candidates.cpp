@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "padtune/detail/input.hpp"
 #include "padtune/jit/loaded_kernel.hpp"
 
 namespace padtune::tuner {
@@ -48,6 +49,10 @@ std::string load(jit_slot& s) {
   try {
     s.loaded = std::make_unique<jit::loaded_kernel>(*s.kernel);
     s.ready.store(s.loaded.get(), std::memory_order_release);
+    // A cache that cannot be written is no error, but every kernel is then compiled anew: said once.
+    static bool warned = false;
+    if (const std::string& w = s.loaded->compilation().cache_warning; !w.empty() && !std::exchange(warned, true))
+      print_error("padtune: note: the JIT cache is not kept ({}); every JIT kernel is compiled anew\n", w);
     return "";
   } catch (const std::exception& e) {
     s.load_error = fmt::format("JIT candidate {}: {}", s.inst.id, e.what());
