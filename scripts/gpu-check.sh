@@ -96,12 +96,16 @@ with_package() { PYTHONPATH="$PWD/python:$site${PYTHONPATH:+:$PYTHONPATH}" PADTU
 say "== device"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv | tee -a "$summary"
 
+# Only 8 files come back from a lent machine: the build log stays out of OUTDIR unless it failed.
+build_or_exit() {
+  if ! { cmake --preset gpu && cmake --build --preset gpu; } > /tmp/padtune-build.log 2>&1; then
+    cp /tmp/padtune-build.log "$out/build.log"; tail -40 /tmp/padtune-build.log; say "build FAILED"; exit 1
+  fi
+}
+
 say "== build (gpu preset)"
 start=$(date +%s)
-# Only 8 files come back from a lent machine: the build log stays out of OUTDIR unless it failed.
-if ! { cmake --preset gpu && cmake --build --preset gpu; } > /tmp/padtune-build.log 2>&1; then
-  cp /tmp/padtune-build.log "$out/build.log"; tail -40 /tmp/padtune-build.log; say "build FAILED"; exit 1
-fi
+build_or_exit
 say "built in $(( $(date +%s) - start )) s"
 cuobjdump --dump-resource-usage build/gpu/kernels/libpadtune_kernels.a > "$out/resource-usage.txt" 2>&1
 say "kernels: $(grep -c Function "$out/resource-usage.txt"), with a stack frame: $(grep -cE 'STACK:[1-9]' "$out/resource-usage.txt"), with local memory: $(grep -cE 'LOCAL:[1-9]' "$out/resource-usage.txt")"
@@ -242,7 +246,7 @@ for step in $steps; do
       else
         cp "$dir"/*.json "$out/" && cp "$dir"/*.json "$dir"/*.cache.jsonl results/ || failed=1
         say "the exhaustive table is in results/; rebuilding to embed it"
-        cmake --build --preset gpu > /tmp/padtune-build.log 2>&1 || { cp /tmp/padtune-build.log "$out/build.log"; say "rebuild FAILED"; exit 1; }
+        build_or_exit
       fi ;;
     pads)
       say "== eager pads with padtune.enable() (lab/bin/pad-bench)"

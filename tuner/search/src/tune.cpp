@@ -351,20 +351,19 @@ void tune_run::measure(model_run& model, const shape_work& w, const measure_sett
   tell(where + ": done");
 }
 
-bool tune_run::finished(const model_run& model, dtype type, const shape5& s) const {
+shape_work tune_run::rest_of(const model_run& model, dtype type, const shape5& s) const {
   std::set<std::string> recorded;  // any status: a pruned or failed candidate is done with too
   for (const measurement& m : model.all)
     if (m.type == type && m.shape == s) recorded.insert(m.id);
-  if (!recorded.count(memcpy_floor_id)) return false;
-  const auto it = candidates_.find(type);
-  if (it == candidates_.end()) return false;
-  for (const instantiation* i : applicable(it->second, s))
-    if (!recorded.count(i->id)) return false;
-  return true;
+  shape_work rest{type, s, {}, !recorded.count(memcpy_floor_id)};
+  if (const auto it = candidates_.find(type); it != candidates_.end())
+    for (const instantiation* i : applicable(it->second, s))
+      if (!recorded.count(i->id)) rest.missing.push_back(i);
+  return rest;
 }
 
 void tune_run::leave_out_unless_finished(model_run& model, dtype type, const shape5& s, const std::string& why) {
-  if (!finished(model, type, s)) leave_out(model, type, s, why);
+  if (!rest_of(model, type, s).empty()) leave_out(model, type, s, why);
 }
 
 void tune_run::leave_out(model_run& model, dtype type, const shape5& s, const std::string& why) {

@@ -82,9 +82,10 @@ class tune_run {
   /// measurements, not the cache: the table gets no entry made of some of its candidates, keeps the old
   /// table's entry there, and is partial.
   void leave_out(model_run& model, dtype type, const shape5& s, const std::string& why);
-  /// Whether every candidate of (type, s) and the floor have a measurement of any status: a stop
-  /// that came after its last one cut nothing short.
-  bool finished(const model_run& model, dtype type, const shape5& s) const;
+  /// The candidates of (type, s), and the floor, with no measurement of any status in the model's
+  /// measurements: empty once the shape is finished (a stop after its last one cut nothing short).
+  shape_work rest_of(const model_run& model, dtype type, const shape5& s) const;
+  /// leave_out, unless the shape is finished.
   void leave_out_unless_finished(model_run& model, dtype type, const shape5& s, const std::string& why);
   void tell(const std::string& what);
   /// ws.verify(i) and ws.time(...), with their wall time (and samples) added to the report's phases.

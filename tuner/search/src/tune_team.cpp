@@ -188,38 +188,29 @@ void tune_run::lead(work_team& team, const measure_settings& m) {
 
 void tune_run::take_back(int rank) {
   const auto it = in_hand_.find(rank);
-  if (it == in_hand_.end()) return;
+  if (it == in_hand_.end() || stopped()) return;  // the whole team stopping: left out at the end, unless finished
   const auto [type, s] = it->second;
-  in_hand_.erase(it);
-  if (stopped()) {  // the whole team is stopping: left out at the end
-    in_hand_.emplace(rank, std::make_pair(type, s));
-    return;
-  }
   // What the rank measured of it reached rank 0 and stays; the rest goes to the front of the queue.
   model_run& model = models_[model_of_rank_.at(std::size_t(rank))];
-  shape_work rest{type, s, {}, true};
-  const auto measured = [&](const std::string& id) {
-    return std::any_of(model.all.begin(), model.all.end(), [&](const measurement& x) { return x.id == id && x.type == type && x.shape == s; });
-  };
-  for (const instantiation* i : applicable(candidates_[type], s))
-    if (!measured(i->id)) rest.missing.push_back(i);
-  rest.floor = !measured(memcpy_floor_id);
-  if (rest.empty()) return;
+  shape_work rest = rest_of(model, type, s);
+  if (rest.empty()) {
+    in_hand_.erase(it);
+    return;
+  }
   // Rank 0 measures its own model's queue to the end; another model's only while one of its ranks is
   // still asking for work (one told to stop asks no more).
-  const std::size_t k = model_of_rank_.at(std::size_t(rank));
-  const bool someone = k == 0 || std::any_of(model.ranks.begin(), model.ranks.end(), [&](int r) {
-    return r != rank && r != 0 && !done_followers_.count(r);
-  });
-  if (!someone) {
+  const bool someone = model_of_rank_.at(std::size_t(rank)) == 0 ||
+                       std::any_of(model.ranks.begin(), model.ranks.end(),
+                                   [&](int r) { return r != rank && r != 0 && !done_followers_.count(r); });
+  if (!someone) {  // stays in hand: left out at the end
     tell(fmt::format("note: rank {} stopped during {}, and no other rank of {} is left to measure its {} unmeasured "
                      "candidate(s)", rank, shape_text(type, s), model.device.describe(), rest.missing.size()));
-    in_hand_.emplace(rank, std::make_pair(type, s));  // left out at the end
     return;
   }
   tell(fmt::format("note: rank {} stopped during {}: its {} unmeasured candidate(s) go to another rank", rank,
                    shape_text(type, s), rest.missing.size()));
   model.queue.push_front(std::move(rest));
+  in_hand_.erase(it);
 }
 
 void tune_run::follower_done(int rank) {
